@@ -1,0 +1,1 @@
+"""Position-keeping parsers for the Clarvis file kinds."""

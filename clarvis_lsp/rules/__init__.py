@@ -1,0 +1,17 @@
+"""Rule families, one module each. ``load_all`` imports them so every rule is declared in the catalogue."""
+
+from __future__ import annotations
+
+import importlib
+
+FAMILY_MODULES: tuple[str, ...] = (
+    "clarvis_lsp.rules.file",
+    "clarvis_lsp.rules.skill",
+    "clarvis_lsp.rules.discovery",
+    "clarvis_lsp.rules.config",
+)
+
+
+def load_all() -> None:
+    for module in FAMILY_MODULES:
+        importlib.import_module(module)

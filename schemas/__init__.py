@@ -1,0 +1,1 @@
+"""JSON Schemas for the Clarvis file kinds, shipped as package data."""
