@@ -8,6 +8,7 @@ columns counted in Unicode code points of the decoded text (what Python's ``str`
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,3 +107,26 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (str(self.path), self.range.start.line, self.range.start.character, self.code, self.message)
+
+
+def _absolute_display(path: Path) -> str:
+    return str(path)
+
+
+@dataclass
+class CheckResult:
+    """What a check of one or more trees found.
+
+    ``display_path`` turns an absolute file path into the text shown to the user (the CLI joins the path given
+    on the command line with the file's relative path, so relative input gives relative output).
+    """
+
+    files_checked: int
+    diagnostics: list[Diagnostic]
+    display_path: Callable[[Path], str] = _absolute_display
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for diagnostic in self.diagnostics if diagnostic.severity == severity)
+
+    def summary(self) -> dict[str, int]:
+        return {severity.label: self.count(severity) for severity in Severity}

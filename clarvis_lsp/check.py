@@ -1,0 +1,152 @@
+"""``check_paths``: the headless check behind ``clarvis-lsp --check``, over the same engine as the server.
+
+Each path given is split into workspaces (SPEC §2: the nearest ancestor holding ``.clarvis/`` or ``.agents/``,
+and every nested one below it), each checked with its own roots and its own project configuration. Only files
+under the given paths are reported; personal roots and plugins are read for context (who shadows whom) but
+their own findings are not printed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clarvis_lsp.config import ConfigLoad, layered, load_project_config
+from clarvis_lsp.discovery import SkillRootInput, find_workspaces, nearest_workspace
+from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
+from clarvis_lsp.model import CheckResult, Diagnostic
+
+
+class UsageError(Exception):
+    """A path that does not exist, or options that cannot work together: exit status 2."""
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What to check and how: the CLI's arguments, already parsed."""
+
+    paths: Sequence[str]
+    cwd: Path
+    home: Path
+    overrides: Mapping[str, object] = field(default_factory=dict)  # CLI flags, as configuration keys
+    explicit_roots: tuple[SkillRootInput, ...] | None = None
+    workspace: Path | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass
+class CheckReport:
+    """A check's findings plus what the CLI needs beyond them (configuration errors, the engines for --list)."""
+
+    result: CheckResult
+    config_loads: list[ConfigLoad]
+    engines: list[WorkspaceEngine]
+
+    @property
+    def config_failed(self) -> bool:
+        return any(load.status == "error" for load in self.config_loads)
+
+
+@dataclass
+class _Target:
+    given: str  # as typed on the command line
+    absolute: Path
+
+
+def check_paths(request: CheckRequest) -> CheckReport:
+    """Check every recognised file under the requested paths. Raises ``StartupError`` and ``UsageError``."""
+    targets = [_target(given, request.cwd) for given in (request.paths or ["."])]
+    engines: dict[Path, WorkspaceEngine] = {}
+    loads: list[ConfigLoad] = []
+    files: dict[Path, WorkspaceEngine] = {}
+
+    def engine_for(directory: Path, nested: frozenset[Path]) -> WorkspaceEngine:
+        engine = engines.get(directory)
+        if engine is None:
+            load = load_project_config(directory)
+            loads.append(load)
+            config = layered(load.config, request.overrides)
+            engine = WorkspaceEngine(
+                directory=directory,
+                config=config,
+                home=request.home,
+                explicit_roots=request.explicit_roots,
+                nested=nested,
+                validate_workspace=request.workspace is not None,
+            )
+            engines[directory] = engine
+        return engine
+
+    for target in targets:
+        if request.workspace is not None:
+            workspace = Path(os.path.abspath(request.workspace))
+            engine = engine_for(workspace, frozenset())
+            _collect(engine, target, files)
+            continue
+        ceiling = _ceiling(target.absolute, request.cwd)
+        top = nearest_workspace(target.absolute, ceiling)
+        if target.absolute.is_dir():
+            config = load_project_config(top).config
+            found = find_workspaces(target.absolute, home=request.home, exclude=config.exclude)
+            nested = [path for path in found if path not in (target.absolute, top)]
+            directories = [top, *nested]
+        else:
+            directories = [top]
+        for directory in directories:
+            below = frozenset(path for path in directories if path != directory and directory in path.parents)
+            _collect(engine_for(directory, below), target, files)
+
+    diagnostics: list[Diagnostic] = []
+    for engine in engines.values():
+        wanted = {path for path, owner in files.items() if owner is engine}
+        found_here = [*engine.cross_file()]
+        for path in sorted(wanted):
+            found_here.extend(engine.check_file(path))
+        kept = [diagnostic for diagnostic in found_here if diagnostic.path in wanted]
+        diagnostics.extend(apply_rule_settings(kept, engine.config, select=request.select, ignore=request.ignore))
+    for load in loads:
+        diagnostics.extend(load.diagnostics)
+    diagnostics.sort(key=Diagnostic.sort_key)
+    display = _display_function(targets)
+    result = CheckResult(files_checked=len(files), diagnostics=diagnostics, display_path=display)
+    return CheckReport(result, loads, list(engines.values()))
+
+
+def _target(given: str, cwd: Path) -> _Target:
+    absolute = Path(os.path.normpath(os.path.join(cwd, os.path.expanduser(given))))
+    if not absolute.exists():
+        raise UsageError(f"No such file or directory: {given}")
+    return _Target(given, absolute)
+
+
+def _ceiling(path: Path, cwd: Path) -> Path:
+    """How far up to look for the nearest workspace: the working directory when the path is inside it
+    (pre-commit passes file names from the repository root), else the path itself."""
+    if path == cwd or cwd in path.parents:
+        return cwd
+    return path if path.is_dir() else path.parent
+
+
+def _collect(engine: WorkspaceEngine, target: _Target, files: dict[Path, WorkspaceEngine]) -> None:
+    if target.absolute.is_file():
+        if engine.kind_of(target.absolute) is not None:
+            files.setdefault(target.absolute, engine)
+        return
+    under = target.absolute if engine.directory in (target.absolute, *target.absolute.parents) else None
+    for path in engine.files(under=under):
+        files.setdefault(path, engine)
+
+
+def _display_function(targets: list[_Target]) -> Callable[[Path], str]:
+    def display(path: Path) -> str:
+        for target in targets:
+            if path == target.absolute:
+                return target.given
+            if target.absolute in path.parents:
+                return os.path.normpath(os.path.join(target.given, os.path.relpath(path, target.absolute)))
+        return str(path)
+
+    return display

@@ -1,0 +1,206 @@
+"""The ``clarvis-lsp`` command: the language server by default, ``--check`` / ``--list`` / ``--explain`` headless.
+
+The headless paths never import pygls: pre-commit runs ``--check`` on every commit and start-up time is most of
+its cost. Only serving imports ``clarvis_lsp.server``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from clarvis_lsp import __version__
+from clarvis_lsp.check import CheckReport, CheckRequest, UsageError, check_paths
+from clarvis_lsp.config import RootSpec
+from clarvis_lsp.discovery import SkillRootInput, StartupError
+from clarvis_lsp.fixes import plan_fixes
+from clarvis_lsp.model import Severity
+from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
+from clarvis_lsp.rules.base import did_you_mean
+from clarvis_lsp.rules.catalogue import all_rules
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clarvis-lsp",
+        description="Language server and linter for Clarvis SKILL.md, settings.json, plugin.json and "
+        "marketplace.json. With no arguments it serves LSP over stdio.",
+    )
+    modes = parser.add_argument_group("modes")
+    modes.add_argument("--check", action="store_true", help="check every recognised file under PATH (default .)")
+    modes.add_argument("--list", action="store_true", help="print the effective skills and the copies they shadow")
+    modes.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
+    modes.add_argument("--version", action="version", version=f"clarvis-lsp {__version__}")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+
+    check = parser.add_argument_group("check options")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--preset", choices=("clarvis", "xcsh"), help="skill root preset (default: clarvis)")
+    check.add_argument(
+        "--root",
+        action="append",
+        metavar="PATH[:scope[:source]]",
+        help="a skill root, in ascending precedence; repeatable; replaces the preset",
+    )
+    check.add_argument("--workspace", metavar="DIR", help="the workspace directory (must exist)")
+    check.add_argument("--home", metavar="DIR", help="the home directory for ~ and personal roots")
+    check.add_argument("--no-user", action="store_true", help="ignore personal roots and settings (reproducible CI)")
+    check.add_argument("--strict", action="store_true", help="within-root duplicates are errors")
+    check.add_argument("--no-follow-symlinks", action="store_true", help="ignore symlinked skills and resources")
+    check.add_argument("--select", action="append", default=[], metavar="CODE", help="only these codes/families")
+    check.add_argument("--ignore", action="append", default=[], metavar="CODE", help="skip these codes/families")
+    check.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "information"),
+        default="error",
+        help="lowest severity that makes the exit status 1 (default: error)",
+    )
+    check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff, change nothing")
+    check.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also apply unsafe fixes")
+
+    serve = parser.add_argument_group("server options")
+    serve.add_argument("--tcp", action="store_true", help="serve over TCP instead of stdio")
+    serve.add_argument("--ws", action="store_true", help="serve over WebSocket instead of stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="host for --tcp/--ws (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=2087, help="port for --tcp/--ws (default 2087)")
+    return parser
+
+
+def _codes(values: Sequence[str]) -> tuple[str, ...]:
+    return tuple(code.strip() for value in values for code in value.split(",") if code.strip())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.explain:
+        return _explain(args.explain)
+    if args.check or args.list or args.fix or args.diff:
+        return _run_check(args)
+    if args.paths:
+        parser.error("paths are only accepted with --check or --list")
+    from clarvis_lsp.server import serve  # imported here: the headless paths never load pygls
+
+    return serve(tcp=args.tcp, ws=args.ws, host=args.host, port=args.port)
+
+
+def _explain(code: str) -> int:
+    rules = {rule.code: rule for rule in all_rules()}
+    found = rules.get(code.strip())
+    if found is None:
+        print(f"clarvis-lsp: unknown rule code {code!r}.{did_you_mean(code, list(rules))}", file=sys.stderr)
+        return EXIT_USAGE
+    print(found.explain(), end="")
+    return EXIT_OK
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    overrides: dict[str, object] = {}
+    if args.preset:
+        overrides["preset"] = args.preset
+    if args.no_user:
+        overrides["includeUser"] = False
+    if args.strict:
+        overrides["strict"] = True
+    if args.no_follow_symlinks:
+        overrides["followSymlinks"] = False
+    explicit_roots = None
+    if args.root:
+        specs = [RootSpec.parse(text) for text in args.root]
+        explicit_roots = tuple(SkillRootInput(spec.path, spec.scope, spec.source) for spec in specs)
+    home = Path(os.path.abspath(os.path.expanduser(args.home))) if args.home else Path.home()
+    request = CheckRequest(
+        paths=args.paths,
+        cwd=Path(os.getcwd()),
+        home=home,
+        overrides=overrides,
+        explicit_roots=explicit_roots,
+        workspace=Path(args.workspace) if args.workspace else None,
+        select=_codes(args.select),
+        ignore=_codes(args.ignore),
+    )
+    if args.workspace and not os.path.isdir(args.workspace):
+        # The same messages as resolve_config, before any file is walked.
+        kind = "is not a directory" if os.path.exists(args.workspace) else "does not exist"
+        print(f"clarvis-lsp: Workspace {kind}: {os.path.abspath(args.workspace)}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = check_paths(request)
+        if args.list:
+            print(_format_list(report), end="")
+            return EXIT_USAGE if report.config_failed else EXIT_OK
+        if args.fix or args.diff:
+            fixed = _fix(report, write=args.fix, unsafe=args.unsafe_fixes)
+            if args.fix and fixed:
+                report = check_paths(request)
+    except (StartupError, UsageError) as error:
+        print(f"clarvis-lsp: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    _print_result(report, args.format)
+    for load in report.config_loads:
+        if load.status == "error":
+            print(f"clarvis-lsp: {load.message}", file=sys.stderr)
+    if report.config_failed:
+        return EXIT_USAGE
+    threshold = Severity.parse(args.fail_on)
+    failing = any(diagnostic.severity <= threshold for diagnostic in report.result.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _print_result(report: CheckReport, output_format: str) -> None:
+    result = report.result
+    if output_format == "json":
+        text = format_json(result, __version__)
+    elif output_format == "sarif":
+        text = format_sarif(result, __version__, all_rules())
+    elif output_format == "github":
+        text = format_github(result)
+    else:
+        text = format_text(result)
+    sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+
+
+def _fix(report: CheckReport, *, write: bool, unsafe: bool) -> int:
+    planned = plan_fixes(report.result.diagnostics, unsafe=unsafe)
+    for file_fix in planned:
+        display = report.result.display_path(file_fix.path)
+        if write:
+            file_fix.write()
+            count = len(file_fix.applied)
+            print(f"Fixed {count} {'finding' if count == 1 else 'findings'} in {display}", file=sys.stderr)
+        else:
+            sys.stdout.write(file_fix.diff(display))
+    return len(planned)
+
+
+def _format_list(report: CheckReport) -> str:
+    display = report.result.display_path
+    lines: list[str] = []
+    for engine in report.engines:
+        registry = engine.discovered.registry
+        lines.append(f"# workspace {display(engine.directory)}")
+        for index, root in enumerate(registry.config.roots):
+            lines.append(f"#   root {index}: {root.path} ({root.scope}{'/' + root.source if root.source else ''})")
+        for name in registry.names():
+            winner = registry.winner(name)
+            if winner is None:
+                continue
+            label = f"{winner.scope}{'/' + winner.source if winner.source else ''}"
+            lines.append(f"{name}\t{display(winner.path)}\t{label}")
+            for loser in registry.shadowed(name):
+                loser_label = f"{loser.scope}{'/' + loser.source if loser.source else ''}"
+                lines.append(f"  shadows\t{display(loser.path)}\t{loser_label}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""The discovery core: which skills, plugins and agents exist, and which copy of each wins.
+
+A port of ``@clarvis/agent-skills`` (SPEC §2) plus the project's extensions (plugin skills, agents, nested
+workspaces). It never imports pygls or lsprotocol: the CLI's ``--check`` path uses it without paying the
+language server's import time, and the server wraps it.
+
+Typical use::
+
+    options = AgentSkillsOptions(roots=clarvis_skill_roots(workspace="/srv/project"))
+    skills = create_agent_skills(options)
+    skills.winner("deploy"), skills.shadowed("deploy"), skills.registry.warnings
+
+Incremental use (the language server): keep the ``SkillRegistry`` and call ``registry.refresh(changed_paths,
+overlay)`` on each edit or file event; it re-reads only the affected skill directories.
+"""
+
+from clarvis_lsp.discovery.agents import AgentInfo, discover_agents
+from clarvis_lsp.discovery.config import (
+    DEFAULT_FOLLOW_SYMLINKS,
+    DEFAULT_STRICT,
+    AgentSkillsOptions,
+    SkillConfig,
+    SkillRoot,
+    SkillRootInput,
+    SkillScope,
+    default_home,
+    resolve_config,
+)
+from clarvis_lsp.discovery.errors import SkillError, SkillErrorKind, StartupError
+from clarvis_lsp.discovery.paths import expand_home, resolve_against, resolve_workspace_dir
+from clarvis_lsp.discovery.plugins import (
+    PluginInfo,
+    PluginScan,
+    discover_plugins,
+    effective_enabled_plugins,
+    plugin_locations,
+    plugin_skill_roots,
+    read_enabled_plugins,
+    scan_plugins,
+)
+from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
+from clarvis_lsp.discovery.registry import AgentSkills, SkillRegistry, create_agent_skills, discover_skills
+from clarvis_lsp.discovery.scan import (
+    MAX_RESOURCES,
+    SKILL_FILE,
+    DirScan,
+    RootScan,
+    malformed_reason,
+    read_skill_dir,
+    scan_root,
+)
+from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
+from clarvis_lsp.discovery.workspace import (
+    PRESETS,
+    SKIPPED_DIRS,
+    WORKSPACE_MARKERS,
+    effective_skill_roots,
+    find_workspaces,
+    is_workspace_dir,
+    nearest_workspace,
+    workspace_roots,
+)
+
+__all__ = [
+    "DEFAULT_FOLLOW_SYMLINKS",
+    "DEFAULT_STRICT",
+    "MAX_RESOURCES",
+    "PRESETS",
+    "RESOURCE_DIRS",
+    "SKILL_FILE",
+    "SKIPPED_DIRS",
+    "WORKSPACE_MARKERS",
+    "AgentInfo",
+    "AgentSkills",
+    "AgentSkillsOptions",
+    "DirScan",
+    "DiscoveryWarning",
+    "PluginInfo",
+    "PluginScan",
+    "RootScan",
+    "SkillConfig",
+    "SkillError",
+    "SkillErrorKind",
+    "SkillInfo",
+    "SkillRegistry",
+    "SkillRoot",
+    "SkillRootInput",
+    "SkillScope",
+    "SkippedSkill",
+    "StartupError",
+    "WarningKind",
+    "clarvis_skill_roots",
+    "create_agent_skills",
+    "default_home",
+    "discover_agents",
+    "discover_plugins",
+    "discover_skills",
+    "effective_enabled_plugins",
+    "effective_skill_roots",
+    "expand_home",
+    "find_workspaces",
+    "is_workspace_dir",
+    "malformed_reason",
+    "nearest_workspace",
+    "plugin_locations",
+    "plugin_skill_roots",
+    "read_enabled_plugins",
+    "read_skill_dir",
+    "resolve_against",
+    "resolve_config",
+    "resolve_workspace_dir",
+    "scan_plugins",
+    "scan_root",
+    "workspace_roots",
+    "xcsh_skill_roots",
+]

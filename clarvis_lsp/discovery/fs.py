@@ -1,0 +1,98 @@
+"""Small filesystem primitives shared by the scanners, each safe against what a hostile tree can contain.
+
+Every function here turns ``OSError`` into a value (None and a reason, or an empty listing): discovery reports
+problems, it never raises for what it finds on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_regular_file(path: str, follow_symlinks: bool) -> tuple[bytes | None, str]:
+    """Read a regular file's bytes, or return None and the reason in words.
+
+    ``O_NONBLOCK`` keeps a FIFO with a recognised name from blocking the scan (it is then refused as not a
+    regular file); with ``follow_symlinks`` false, ``O_NOFOLLOW`` refuses a symlink even if one was swapped in
+    after the directory was listed.
+    """
+    flags = _OPEN_FLAGS | (0 if follow_symlinks else _NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None, f"{path} disappeared during the scan"
+    except OSError as error:
+        if not follow_symlinks and os.path.islink(path):
+            return None, f"{path} is a symlink and follow_symlinks is off"
+        return None, f"{path} cannot be read: {reason(error)}"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"{path} is not a regular file"
+        chunks: list[bytes] = []
+        size = max(info.st_size, 0) + 1
+        while True:
+            chunk = os.read(fd, size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size = 1 << 16
+        return b"".join(chunks), ""
+    except OSError as error:
+        return None, f"{path} cannot be read: {reason(error)}"
+    finally:
+        os.close(fd)
+
+
+def list_dir(path: str) -> tuple[list[os.DirEntry[str]] | None, OSError | None]:
+    """The entries of a directory sorted by name; (None, None) when it does not exist or is not a directory."""
+    try:
+        with os.scandir(path) as iterator:
+            return sorted(iterator, key=lambda entry: entry.name), None
+    except (FileNotFoundError, NotADirectoryError):
+        return None, None
+    except OSError as error:
+        return None, error
+
+
+def entry_kind(entry: os.DirEntry[str], follow_symlinks: bool) -> str:
+    """``dir``, ``file``, ``symlink`` (a link not to be followed), ``broken`` or ``other`` for a listed entry.
+
+    With ``follow_symlinks`` false the answer comes from the listing alone (``d_type``), so no link is followed.
+    """
+    try:
+        if entry.is_symlink():
+            if not follow_symlinks:
+                return "symlink"
+            try:
+                mode = os.stat(entry.path).st_mode
+            except OSError:
+                return "broken"
+        elif entry.is_dir(follow_symlinks=False):
+            return "dir"
+        elif entry.is_file(follow_symlinks=False):
+            return "file"
+        else:
+            return "other"
+    except OSError:  # pragma: no cover - DirEntry answers from d_type on the platforms we run on
+        return "other"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "other"
+
+
+def is_within(path: str, directory: str) -> bool:
+    """Whether normalised ``path`` is ``directory`` or lies under it (a string test, no filesystem access)."""
+    if path == directory:
+        return True
+    prefix = directory if directory.endswith(os.sep) else directory + os.sep
+    return path.startswith(prefix)
+
+
+def reason(error: OSError) -> str:
+    """An ``OSError`` in words, without the path (messages put the path where it reads best)."""
+    return error.strerror or type(error).__name__

@@ -1,0 +1,588 @@
+"""Scanning one skill root, and re-reading one skill directory of it without rescanning the rest.
+
+A root is scanned into a ``RootScan``: one ``DirScan`` per directory that produced something (a skill, a
+malformed SKILL.md, a warning), plus the within-root duplicate resolution (the first directory in sorted order
+keeps the name). ``RootScan`` is immutable; ``RootScan.replace_skill_dir`` re-reads a single ``<root>/<dir>`` and
+returns a new ``RootScan`` sharing everything else, which is what the language server does on a keystroke or a
+file-watcher event: the cost is that one directory plus a few dictionary copies, never a walk of the workspace.
+
+Robustness rules (SPEC §9): nothing here raises for anything found on disk. Permission errors, files that vanish
+between listing and reading, broken symlinks and invalid UTF-8 become warnings or malformed skills. With
+``follow_symlinks`` false no symlink is ever followed or read: entries are classified from ``os.scandir`` data
+(``lstat`` semantics) and SKILL.md is opened with ``O_NOFOLLOW``. With it true, resource directories are walked
+with a set of visited ``(st_dev, st_ino)`` pairs, so a symlink cycle is seen once and never looped through.
+Only ``strict`` raises, and only ``SkillError``, for exactly the two cases the seed names.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from clarvis_lsp.discovery.config import SkillConfig, SkillRoot
+from clarvis_lsp.discovery.errors import SkillError
+from clarvis_lsp.discovery.fs import is_within, read_regular_file, reason
+from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
+from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.documents.text import decode, strip_bom
+
+SKILL_FILE = "SKILL.md"
+
+MAX_RESOURCES = 10_000
+"""Resource files listed per skill at most. A skill with ``assets/node_modules`` must not make discovery (and
+every keystroke that re-reads that skill) walk an unbounded tree; no real skill comes near this."""
+
+
+def normalise_overlay(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:
+    """Key the overlay by normalised absolute path strings, the spelling the scanner builds its paths in."""
+    if not overlay:
+        return {}
+    return {os.path.normpath(os.path.abspath(os.fspath(path))): text for path, text in overlay.items()}
+
+
+class DirScan:
+    """What one ``<root>/<dir>`` produced: a well-formed skill, a malformed SKILL.md, and/or warnings.
+
+    ``skill`` is the parsed skill before within-root duplicate resolution (the ``RootScan`` decides whether it is
+    kept); ``malformed`` is set when SKILL.md exists but cannot be a skill. ``warnings`` never include duplicate
+    warnings, which depend on the sibling directories.
+    """
+
+    __slots__ = ("dir_name", "malformed", "skill", "warnings")
+
+    def __init__(
+        self,
+        dir_name: str,
+        skill: SkillInfo | None = None,
+        malformed: SkippedSkill | None = None,
+        warnings: tuple[DiscoveryWarning, ...] = (),
+    ) -> None:
+        self.dir_name = dir_name
+        self.skill = skill
+        self.malformed = malformed
+        self.warnings = warnings
+
+    def __repr__(self) -> str:
+        return f"DirScan({self.dir_name!r}, skill={self.skill.name if self.skill else None!r}, warnings={len(self.warnings)})"
+
+
+class RootScan:
+    """The immutable result of scanning one root: its directories, and which copy of each name it keeps.
+
+    ``skills`` maps each name to the copy this root contributes (the first directory in sorted order that
+    declares it). ``skipped`` and ``warnings`` are derived on first use. Build one with ``scan_root``; update one
+    with ``replace_skill_dir`` (one directory re-read) instead of rescanning the root.
+    """
+
+    __slots__ = ("_by_name", "_dirs", "_kept", "_order", "_skipped", "_warnings", "root", "root_index", "root_warnings")
+
+    def __init__(
+        self,
+        root: SkillRoot,
+        root_index: int,
+        dirs: Mapping[str, DirScan] | None = None,
+        root_warnings: Iterable[DiscoveryWarning] = (),
+    ) -> None:
+        dirs = dict(dirs or {})
+        order = sorted(dirs)
+        by_name: dict[str, list[str]] = {}
+        for dir_name in order:
+            skill = dirs[dir_name].skill
+            if skill is not None:
+                by_name.setdefault(skill.name, []).append(dir_name)
+        self._init(root, root_index, dirs, order, by_name, tuple(root_warnings))
+
+    def _init(
+        self,
+        root: SkillRoot,
+        root_index: int,
+        dirs: dict[str, DirScan],
+        order: list[str],
+        by_name: dict[str, list[str]],
+        root_warnings: tuple[DiscoveryWarning, ...],
+    ) -> None:
+        self.root = root
+        self.root_index = root_index
+        self.root_warnings = root_warnings
+        self._dirs = dirs
+        self._order = order
+        self._by_name = by_name
+        kept: dict[str, SkillInfo] = {}
+        for name, dir_names in by_name.items():
+            skill = dirs[dir_names[0]].skill
+            assert skill is not None
+            kept[name] = skill
+        self._kept = kept
+        self._skipped: tuple[SkippedSkill, ...] | None = None
+        self._warnings: tuple[DiscoveryWarning, ...] | None = None
+
+    @property
+    def skills(self) -> Mapping[str, SkillInfo]:
+        """Name → the copy this root contributes (within-root duplicates already resolved)."""
+        return self._kept
+
+    @property
+    def dir_names(self) -> tuple[str, ...]:
+        """Directories that produced something, in sorted (scan) order."""
+        return tuple(self._order)
+
+    def dir_scan(self, dir_name: str) -> DirScan | None:
+        return self._dirs.get(dir_name)
+
+    def loaded(self) -> list[SkillInfo]:
+        """Every copy this root contributes, in directory order."""
+        result = []
+        for dir_name in self._order:
+            skill = self._dirs[dir_name].skill
+            if skill is not None and self._kept.get(skill.name) is skill:
+                result.append(skill)
+        return result
+
+    def is_kept(self, skill: SkillInfo) -> bool:
+        return self._kept.get(skill.name) is skill
+
+    @property
+    def skipped(self) -> tuple[SkippedSkill, ...]:
+        """Malformed SKILL.md files and within-root duplicates, in directory order."""
+        if self._skipped is None:
+            self._derive()
+        assert self._skipped is not None
+        return self._skipped
+
+    @property
+    def warnings(self) -> tuple[DiscoveryWarning, ...]:
+        """Every warning of this root in scan order: the root's own, then each directory's."""
+        if self._warnings is None:
+            self._derive()
+        assert self._warnings is not None
+        return self._warnings
+
+    def _derive(self) -> None:
+        skipped: list[SkippedSkill] = []
+        warnings: list[DiscoveryWarning] = list(self.root_warnings)
+        for dir_name in self._order:
+            entry = self._dirs[dir_name]
+            warnings.extend(entry.warnings)
+            if entry.malformed is not None:
+                skipped.append(entry.malformed)
+            skill = entry.skill
+            if skill is not None:
+                kept = self._kept[skill.name]
+                if kept is not skill:
+                    warning = _duplicate_warning(skill, kept)
+                    warnings.append(warning)
+                    skipped.append(SkippedSkill(skill.path, warning, skill, skill.document))
+        self._skipped = tuple(skipped)
+        self._warnings = tuple(warnings)
+
+    def replace_skill_dir(
+        self, dir_name: str, config: SkillConfig, overlay: Mapping[Path, str] | None = None
+    ) -> RootScan:
+        """Re-read ``<root>/<dir_name>`` (created, edited, deleted or renamed) and return the updated scan.
+
+        Only that directory is touched on disk. ``overlay`` is the editor's current buffers (the whole map is
+        fine; only the entry for this SKILL.md matters). In strict mode the same ``SkillError`` a full scan
+        would raise for this directory is raised here.
+        """
+        ov = normalise_overlay(overlay)
+        dir_path = os.path.join(self.root.path, dir_name)
+        try:
+            info = os.lstat(dir_path)
+        except OSError:
+            new_entry: DirScan | None = None
+        else:
+            new_entry = read_skill_dir(
+                self.root,
+                self.root_index,
+                config,
+                dir_name,
+                dir_path,
+                is_link=stat.S_ISLNK(info.st_mode),
+                is_dir=stat.S_ISDIR(info.st_mode),
+                overlay=ov,
+            )
+        return self._with_entry(dir_name, new_entry, config.strict)
+
+    def _with_entry(self, dir_name: str, new_entry: DirScan | None, strict: bool) -> RootScan:
+        old_entry = self._dirs.get(dir_name)
+        if old_entry is None and new_entry is None:
+            return self
+        dirs = dict(self._dirs)
+        order = self._order
+        by_name = dict(self._by_name)
+        if old_entry is not None and old_entry.skill is not None:
+            remaining = [d for d in by_name[old_entry.skill.name] if d != dir_name]
+            if remaining:
+                by_name[old_entry.skill.name] = remaining
+            else:
+                del by_name[old_entry.skill.name]
+        if new_entry is None:
+            del dirs[dir_name]
+            order = [d for d in order if d != dir_name]
+        else:
+            dirs[dir_name] = new_entry
+            if old_entry is None:
+                order = sorted([*order, dir_name])
+            if new_entry.skill is not None:
+                names = sorted([*by_name.get(new_entry.skill.name, []), dir_name])
+                by_name[new_entry.skill.name] = names
+                if strict and len(names) > 1:
+                    loser = dirs[names[1]].skill
+                    assert loser is not None
+                    kept = dirs[names[0]].skill
+                    assert kept is not None
+                    raise _duplicate_error(loser, kept)
+        result = RootScan.__new__(RootScan)
+        result._init(self.root, self.root_index, dirs, order, by_name, self.root_warnings)
+        return result
+
+    def __repr__(self) -> str:
+        return f"RootScan({self.root.path!r}, index={self.root_index}, skills={len(self._kept)})"
+
+
+def scan_root(
+    root: SkillRoot, root_index: int, config: SkillConfig, overlay: Mapping[Path, str] | None = None
+) -> RootScan:
+    """Scan ``<root>/*/SKILL.md`` in sorted directory order.
+
+    A missing root, an empty one and a root that is a file contribute nothing and are not errors. An unreadable
+    root gives an ``unreadable`` warning. In strict mode the first malformed skill or within-root duplicate (in
+    scan order) raises ``SkillError``.
+    """
+    ov = normalise_overlay(overlay)
+    root_warnings: list[DiscoveryWarning] = []
+    if not config.follow_symlinks:
+        link = _symlinked_component(root.path, config)
+        if link is not None:
+            root_warnings.append(
+                _warning(
+                    "symlink-ignored",
+                    link,
+                    f"Skill root {root.path} is reached through the symlink {link}; follow_symlinks is off, so "
+                    "the root is not scanned",
+                    root_index,
+                )
+            )
+            return RootScan(root, root_index, {}, root_warnings)
+    try:
+        with os.scandir(root.path) as iterator:
+            entries = sorted(iterator, key=lambda entry: entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return RootScan(root, root_index, {}, ())
+    except OSError as error:
+        root_warnings.append(
+            _warning("unreadable", root.path, f"Skill root {root.path} cannot be read: {reason(error)}", root_index)
+        )
+        return RootScan(root, root_index, {}, root_warnings)
+
+    dirs: dict[str, DirScan] = {}
+    seen: dict[str, SkillInfo] = {}
+    for entry in entries:
+        try:
+            is_link = entry.is_symlink()
+            is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+        except OSError:  # pragma: no cover - DirEntry answers from d_type; only exotic filesystems stat here
+            continue
+        result = read_skill_dir(
+            root, root_index, config, entry.name, entry.path, is_link=is_link, is_dir=is_dir, overlay=ov
+        )
+        if result is None:
+            continue
+        dirs[entry.name] = result
+        skill = result.skill
+        if skill is not None:
+            kept = seen.setdefault(skill.name, skill)
+            if kept is not skill and config.strict:
+                raise _duplicate_error(skill, kept)
+    return RootScan(root, root_index, dirs, root_warnings)
+
+
+def read_skill_dir(
+    root: SkillRoot,
+    root_index: int,
+    config: SkillConfig,
+    dir_name: str,
+    dir_path: str,
+    *,
+    is_link: bool,
+    is_dir: bool,
+    overlay: Mapping[str, str],
+) -> DirScan | None:
+    """Read one candidate skill directory; None when it holds nothing to report (a plain file, no SKILL.md).
+
+    ``is_link``/``is_dir`` describe the entry itself (``lstat``); ``overlay`` is keyed as ``normalise_overlay``
+    keys it. Raises ``SkillError`` only for a malformed skill in strict mode.
+    """
+    follow = config.follow_symlinks
+    warnings: list[DiscoveryWarning] = []
+    if is_link:
+        if not follow:
+            # Not even stat'ed: with follow_symlinks off the link's target is never looked at.
+            return DirScan(
+                dir_name,
+                warnings=(
+                    _warning(
+                        "symlink-ignored",
+                        dir_path,
+                        f"{dir_path} is a symlink; follow_symlinks is off, so it is not read as a skill",
+                        root_index,
+                    ),
+                ),
+            )
+        try:
+            target_mode = os.stat(dir_path).st_mode
+        except OSError as error:
+            return DirScan(
+                dir_name,
+                warnings=(
+                    _warning(
+                        "unreadable", dir_path, f"Symlink {dir_path} cannot be followed: {reason(error)}", root_index
+                    ),
+                ),
+            )
+        if not stat.S_ISDIR(target_mode):
+            return None
+    elif not is_dir:
+        return None
+
+    try:
+        with os.scandir(dir_path) as iterator:
+            listing = {entry.name: entry for entry in iterator}
+    except FileNotFoundError:
+        return DirScan(
+            dir_name,
+            warnings=(
+                _warning("unreadable", dir_path, f"Skill directory {dir_path} disappeared during the scan", root_index),
+            ),
+        )
+    except OSError as error:
+        return DirScan(
+            dir_name,
+            warnings=(
+                _warning(
+                    "unreadable", dir_path, f"Skill directory {dir_path} cannot be read: {reason(error)}", root_index
+                ),
+            ),
+        )
+
+    skill_md = os.path.join(dir_path, SKILL_FILE)
+    buffer = overlay.get(skill_md)
+    entry = listing.get(SKILL_FILE)
+    if entry is None and buffer is None:
+        return None
+    if entry is not None and not follow and _is_symlink(entry):
+        warnings.append(
+            _warning(
+                "symlink-ignored",
+                skill_md,
+                f"{skill_md} is a symlink; follow_symlinks is off, so it is not read",
+                root_index,
+            )
+        )
+        return DirScan(dir_name, warnings=tuple(warnings))
+
+    if buffer is not None:
+        text = strip_bom(buffer)
+    else:
+        data, why = read_regular_file(skill_md, follow)
+        if data is None:
+            warnings.append(_warning("unreadable", skill_md, why, root_index))
+            return DirScan(dir_name, warnings=tuple(warnings))
+        text = decode(data).text
+
+    path = Path(skill_md)
+    document = parse_skill(path, text)
+    problem = malformed_reason(document)
+    if problem is not None:
+        message = f"{skill_md} is skipped: {problem}"
+        if config.strict:
+            raise SkillError(message, path=path, kind="malformed")
+        warning = DiscoveryWarning("malformed", path, message, None, root_index, document.name)
+        warnings.append(warning)
+        return DirScan(dir_name, malformed=SkippedSkill(path, warning, None, document), warnings=tuple(warnings))
+
+    name = document.name
+    description = document.description
+    assert name is not None and description is not None
+    resources = _collect_resources(dir_path, listing, follow, warnings, root_index)
+    skill = SkillInfo(
+        name=name,
+        description=description,
+        path=path,
+        directory=Path(dir_path),
+        root=root,
+        root_index=root_index,
+        scope=root.scope,
+        source=root.source,
+        frontmatter=document.fields(),
+        document=document,
+        resources=resources,
+    )
+    return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
+
+
+def malformed_reason(document: SkillDocument) -> str | None:
+    """Why a parsed SKILL.md cannot be a skill (seed: no frontmatter, invalid YAML, no name or description)."""
+    if not document.has_frontmatter:
+        return "it has no frontmatter (the first line must be '---')"
+    if not document.frontmatter_closed:
+        return "its frontmatter is never closed by a '---' line"
+    if document.yaml_problem is not None:
+        return f"its frontmatter is not valid YAML ({document.yaml_problem.message})"
+    if document.not_a_mapping is not None:
+        return "its frontmatter is not a YAML mapping"
+    if document.name is None:
+        return "its frontmatter has no name (a non-empty string is required)"
+    if document.description is None:
+        return "its frontmatter has no description (a non-empty string is required)"
+    return None
+
+
+def _collect_resources(
+    skill_dir: str,
+    listing: Mapping[str, os.DirEntry[str]],
+    follow: bool,
+    warnings: list[DiscoveryWarning],
+    root_index: int,
+) -> tuple[Path, ...]:
+    """Files under the conventional resource directories, walked recursively with an explicit stack."""
+    present = [listing[name] for name in RESOURCE_DIRS if name in listing]
+    if not present:
+        return ()
+    files: list[str] = []
+    visited: set[tuple[int, int]] = set()
+    if follow:
+        try:
+            own = os.stat(skill_dir)
+        except OSError:
+            return ()
+        visited.add((own.st_dev, own.st_ino))
+    # Depth-first over (path, entry) pairs; directories are listed sorted so the result needs no final sort
+    # beyond the top-level order, which RESOURCE_DIRS already has.
+    stack: list[os.DirEntry[str]] = list(reversed(present))
+    top_level = {id(entry) for entry in present}
+    while stack and len(files) < MAX_RESOURCES:
+        entry = stack.pop()
+        kind = _resource_kind(entry, follow, visited, warnings, root_index)
+        if kind == "file":
+            if id(entry) not in top_level:  # a file named "scripts" is not a resource directory
+                files.append(entry.path)
+            continue
+        if kind != "dir":
+            continue
+        try:
+            with os.scandir(entry.path) as iterator:
+                children = sorted(iterator, key=lambda child: child.name)
+        except OSError as error:
+            warnings.append(
+                _warning(
+                    "unreadable",
+                    entry.path,
+                    f"Resource directory {entry.path} cannot be read: {reason(error)}",
+                    root_index,
+                )
+            )
+            continue
+        stack.extend(reversed(children))
+    return tuple(Path(file) for file in files)
+
+
+def _resource_kind(
+    entry: os.DirEntry[str],
+    follow: bool,
+    visited: set[tuple[int, int]],
+    warnings: list[DiscoveryWarning],
+    root_index: int,
+) -> str:
+    """``file``, ``dir`` (not yet visited) or ``skip``; records symlink and unreadable warnings on the way."""
+    try:
+        is_link = entry.is_symlink()
+    except OSError:  # pragma: no cover - d_type based
+        return "skip"
+    if is_link and not follow:
+        warnings.append(
+            _warning(
+                "symlink-ignored",
+                entry.path,
+                f"Resource {entry.path} is a symlink; follow_symlinks is off, so it is not read",
+                root_index,
+            )
+        )
+        return "skip"
+    if not follow:
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        return "file" if entry.is_file(follow_symlinks=False) else "skip"
+    try:
+        info = os.stat(entry.path)
+    except OSError as error:
+        message = f"Resource {entry.path} cannot be read: {reason(error)}"
+        warnings.append(_warning("unreadable", entry.path, message, root_index))
+        return "skip"
+    if stat.S_ISDIR(info.st_mode):
+        key = (info.st_dev, info.st_ino)
+        if key in visited:  # a symlink cycle (or a second way into a directory already walked)
+            return "skip"
+        visited.add(key)
+        return "dir"
+    return "file" if stat.S_ISREG(info.st_mode) else "skip"
+
+
+def _is_symlink(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:  # pragma: no cover - d_type based
+        return False
+
+
+def _symlinked_component(root_path: str, config: SkillConfig) -> str | None:
+    """The first symlink on the way to a root, checked below the workspace or home that contains it.
+
+    With ``follow_symlinks`` off a workspace must not be able to redirect ``.clarvis/skills`` elsewhere with a
+    symlink. Components above the workspace and the home are the caller's choice (a home on a symlinked mount)
+    and are not checked; a root outside both has only its own last component checked.
+    """
+    base: str | None = None
+    for candidate in (config.workspace_dir, config.home):
+        if is_within(root_path, candidate) and (base is None or len(candidate) > len(base)):
+            base = candidate
+    if base is None:
+        base = os.path.dirname(root_path)
+    if root_path == base:
+        return None
+    relative = os.path.relpath(root_path, base)
+    current = base
+    for part in relative.split(os.sep):
+        current = os.path.join(current, part)
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                return current
+        except OSError:
+            return None
+    return None
+
+
+def _duplicate_warning(skipped: SkillInfo, kept: SkillInfo) -> DiscoveryWarning:
+    return DiscoveryWarning(
+        "duplicate",
+        skipped.path,
+        f"Skill '{skipped.name}' at {skipped.path} is skipped: {kept.path} in the same root declares the same "
+        "name and comes first in sorted order",
+        kept.path,
+        skipped.root_index,
+        skipped.name,
+    )
+
+
+def _duplicate_error(skipped: SkillInfo, kept: SkillInfo) -> SkillError:
+    return SkillError(
+        f"Duplicate skill name '{skipped.name}' in root {skipped.root.path}: {kept.path} and {skipped.path}",
+        path=skipped.path,
+        kind="duplicate",
+    )
+
+
+def _warning(kind: WarningKind, path: str, message: str, root_index: int) -> DiscoveryWarning:
+    return DiscoveryWarning(kind, Path(path), message, None, root_index)

@@ -1,0 +1,76 @@
+"""What discovery produces: skills, the copies it skipped, and the warnings it raised along the way.
+
+These are plain frozen records shared by the scanner (``scan.py``) and the registry (``registry.py``); they hold
+no behaviour beyond what a reader of a diagnostic needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from clarvis_lsp.discovery.config import SkillRoot, SkillScope
+from clarvis_lsp.documents.skill import SkillDocument
+
+WarningKind = Literal["duplicate", "malformed", "symlink-ignored", "unreadable"]
+
+RESOURCE_DIRS: tuple[str, ...] = ("assets", "examples", "references", "scripts")
+"""Conventional resource directories of a skill. ``agents/`` is deliberately absent: it is presentation metadata
+for the host and never exposed as a resource."""
+
+
+@dataclass(frozen=True)
+class DiscoveryWarning:
+    """Something discovery skipped or could not read, and why.
+
+    ``kind``: ``duplicate`` (a within-root duplicate name, ``path`` is the skipped SKILL.md and ``other`` the
+    kept one), ``malformed`` (no frontmatter, invalid YAML, no name or description), ``symlink-ignored``
+    (``follow_symlinks`` is off and ``path`` is a symlink), ``unreadable`` (permission denied, a file that
+    vanished mid-scan, a broken symlink, a SKILL.md that is not a regular file). ``root_index`` is the index of
+    the root being scanned, or None for warnings outside skill roots (plugins, agents).
+    """
+
+    kind: WarningKind
+    path: Path
+    message: str
+    other: Path | None = None
+    root_index: int | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class SkillInfo:
+    """One loaded copy of a skill.
+
+    ``path`` is the SKILL.md, ``directory`` the skill directory, both absolute and spelled as seen under the root
+    (a followed symlink is not resolved). ``frontmatter`` holds the plain values (the last duplicate key wins, as
+    a YAML loader would); ``document`` is the position-keeping parse, kept so the linter never reads or parses
+    the file twice. ``resources`` are the files under the conventional resource directories, in sorted order.
+    """
+
+    name: str
+    description: str
+    path: Path
+    directory: Path
+    root: SkillRoot
+    root_index: int
+    scope: SkillScope
+    source: str
+    frontmatter: dict[str, Any] = field(compare=False, repr=False)
+    document: SkillDocument = field(compare=False, repr=False)
+    resources: tuple[Path, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SkippedSkill:
+    """A SKILL.md that discovery found but did not load, with the warning that says why.
+
+    For a within-root duplicate ``skill`` is the parsed copy that lost (its name and description are known); for
+    a malformed skill ``skill`` is None and ``document`` is whatever could be parsed (None if nothing could).
+    """
+
+    path: Path
+    warning: DiscoveryWarning
+    skill: SkillInfo | None = None
+    document: SkillDocument | None = field(default=None, compare=False, repr=False)

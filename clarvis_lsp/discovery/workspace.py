@@ -1,0 +1,152 @@
+"""Workspaces inside a tree: which directory is ``<ws>`` for a file, and which roots that workspace scans.
+
+SPEC §2 (from seed xcsh ``findAllNearestProjectConfigDirs``): for a file deep in a monorepo, ``<ws>`` is the
+nearest ancestor, up to the editor's workspace folder or the path given to ``--check``, that contains
+``.clarvis/`` or ``.agents/``. A tree with several such directories is several workspaces, each checked with its
+own roots. The home directory is never a workspace: its ``.clarvis`` is the personal configuration.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from clarvis_lsp.discovery.config import SkillRootInput, default_home
+from clarvis_lsp.discovery.errors import StartupError
+from clarvis_lsp.discovery.plugins import discover_plugins, effective_enabled_plugins, plugin_skill_roots
+from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
+
+WORKSPACE_MARKERS: tuple[str, ...] = (".clarvis", ".agents")
+"""A directory containing one of these directories is a workspace."""
+
+SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+"""Never descended into when looking for workspaces: large, and never a project's configuration."""
+
+PRESETS: dict[str, Callable[..., list[SkillRootInput]]] = {
+    "clarvis": clarvis_skill_roots,
+    "xcsh": xcsh_skill_roots,
+}
+
+
+def is_workspace_dir(path: str | Path) -> bool:
+    """Whether ``path`` contains a ``.clarvis/`` or ``.agents/`` directory."""
+    return any(os.path.isdir(os.path.join(path, marker)) for marker in WORKSPACE_MARKERS)
+
+
+def nearest_workspace(path: str | Path, ceiling: str | Path) -> Path:
+    """The nearest ancestor of ``path`` (itself if a directory), up to and including ``ceiling``, that is a
+    workspace; ``ceiling`` when there is none.
+
+    The walk never goes above ``ceiling`` (the editor's workspace folder or the ``--check`` path): nothing
+    outside it is read. A ``path`` outside ``ceiling`` gets ``ceiling`` too. The ``.clarvis`` and ``.agents``
+    directories themselves are never candidates (a skill file's ancestors include them).
+    """
+    top = Path(os.path.normpath(os.path.abspath(ceiling)))
+    current = Path(os.path.normpath(os.path.abspath(path)))
+    if not current.is_dir():
+        current = current.parent
+    if current != top and top not in current.parents:
+        return top
+    while True:
+        if current.name not in WORKSPACE_MARKERS and is_workspace_dir(current):
+            return current
+        if current == top:
+            return top
+        current = current.parent
+
+
+def find_workspaces(tree: str | Path, *, home: str | Path | None = None, exclude: Iterable[str] = ()) -> list[Path]:
+    """Every workspace under ``tree``, ``tree`` itself first, in sorted depth-first order.
+
+    ``tree`` is always the first entry (the workspace of the files not inside a nested one) unless it is the
+    home directory, which is never listed: its ``.clarvis`` is the personal configuration. The walk skips
+    ``SKIPPED_DIRS``, the ``.clarvis``/``.agents`` directories themselves, and directories whose name or path
+    relative to ``tree`` matches one of the ``exclude`` globs; it never follows a symlinked directory and
+    silently skips directories it cannot read.
+    """
+    top = Path(os.path.normpath(os.path.abspath(tree)))
+    home_path = os.path.normpath(os.path.abspath(home if home is not None else default_home()))
+    patterns = tuple(exclude)
+    found: list[Path] = []
+    if str(top) != home_path:
+        found.append(top)
+    stack: list[tuple[str, str]] = [(str(top), "")]
+    while stack:
+        directory, relative = stack.pop()
+        try:
+            with os.scandir(directory) as iterator:
+                entries = sorted(iterator, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        children: list[tuple[str, str]] = []
+        for entry in entries:
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+            except OSError:  # pragma: no cover - d_type based
+                continue
+            name = entry.name
+            if name in SKIPPED_DIRS or name in WORKSPACE_MARKERS:
+                continue
+            child_relative = f"{relative}/{name}" if relative else name
+            if any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(child_relative, p) for p in patterns):
+                continue
+            children.append((entry.path, child_relative))
+        for child, _relative in children:
+            if child != home_path and is_workspace_dir(child):
+                found.append(Path(child))
+        stack.extend(children)
+    return _depth_first_order(top, found)
+
+
+def _depth_first_order(top: Path, found: list[Path]) -> list[Path]:
+    first = [path for path in found if path == top]
+    rest = sorted((path for path in found if path != top), key=lambda path: path.parts)
+    return first + rest
+
+
+def workspace_roots(
+    workspace_dir: str | Path, home: str | Path, *, preset: str = "clarvis", include_user: bool = True
+) -> list[SkillRootInput]:
+    """The preset's roots for ``workspace_dir``, without the user ones when ``include_user`` is false.
+
+    When the workspace is the home directory a user root and a workspace root can be the same directory; it is
+    kept once, at its higher position, so that no skill appears to shadow itself. Raises ``StartupError`` for an
+    unknown preset.
+    """
+    builder = PRESETS.get(preset)
+    if builder is None:
+        raise StartupError(f"Unknown preset {preset!r}: expected one of {', '.join(sorted(PRESETS))}")
+    ws = os.fspath(workspace_dir)
+    roots = builder(workspace=ws, cwd=ws, home=os.fspath(home))
+    if not include_user:
+        roots = [root for root in roots if root.scope != "user"]
+    return _dedupe_keep_last(roots)
+
+
+def effective_skill_roots(
+    workspace_dir: str | Path,
+    home: str | Path,
+    *,
+    preset: str = "clarvis",
+    include_user: bool = True,
+    follow_symlinks: bool = True,
+    overlay: Mapping[Path, str] | None = None,
+) -> list[SkillRootInput]:
+    """Plugin skill roots (enabled, installed plugins, lowest first) followed by ``workspace_roots``.
+
+    This is the full ascending root list the server and the CLI scan for one workspace.
+    """
+    plugins = discover_plugins(workspace_dir, home, include_user=include_user, follow_symlinks=follow_symlinks)
+    enabled = effective_enabled_plugins(workspace_dir, home, include_user, overlay, follow_symlinks=follow_symlinks)
+    standalone = workspace_roots(workspace_dir, home, preset=preset, include_user=include_user)
+    return _dedupe_keep_last([*plugin_skill_roots(plugins, enabled), *standalone])
+
+
+def _dedupe_keep_last(roots: list[SkillRootInput]) -> list[SkillRootInput]:
+    last: dict[str, int] = {}
+    for index, root in enumerate(roots):
+        last[os.path.normpath(root.path)] = index
+    return [root for index, root in enumerate(roots) if last[os.path.normpath(root.path)] == index]

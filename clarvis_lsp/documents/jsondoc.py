@@ -1,0 +1,1096 @@
+"""A tolerant JSON parser that keeps the position of every key and value.
+
+Why a hand-written parser rather than ``json`` or ``tree-sitter-json``:
+
+- ``json.loads`` has no positions and stops at the first error; an editor sends half-typed documents on every
+  keystroke and we still need the tree around the error (for diagnostics, completion and hover).
+- Offsets here are indexes into the Python ``str`` (code points), which is what the rest of the engine uses
+  (``LineIndex``); tree-sitter reports UTF-8 byte offsets that would need converting back everywhere.
+- The error messages say what a person typed and what to do about it ("Trailing comma: remove the ','
+  before '}'"), instead of a generic ``ERROR`` node.
+- No native dependency to build or ship.
+- It is iterative (an explicit stack, no recursion), so 100,000-deep nesting cannot raise ``RecursionError``;
+  tokens are matched with one compiled regex, so a 1 MB file parses in a fraction of a second.
+
+It never raises on any input. What it recovers from, each reported as a ``JsonSyntaxError`` at the place:
+comments, trailing and missing commas, missing colons and values, unclosed strings (they stop at the end of
+their line), unclosed or mismatched brackets, single-quoted strings, unquoted keys, invalid escapes, raw control
+characters in strings, leading zeros / hex / ``NaN`` / ``Infinity``, wrong-case literals, stray characters,
+content after the root value and an empty file. Everything that parsed around an error stays in the tree.
+
+Two limits keep hostile input bounded: nesting deeper than ``MAX_DEPTH`` is skipped (one error), and at most
+``MAX_ERRORS`` errors are recorded.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.model import Range
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ERRORS",
+    "JsonArray",
+    "JsonDocument",
+    "JsonLocation",
+    "JsonMember",
+    "JsonNode",
+    "JsonObject",
+    "JsonSyntaxError",
+    "parse_json",
+    "pointer",
+    "to_python",
+]
+
+MAX_DEPTH = 200_000
+MAX_ERRORS = 1000
+
+PathPart: TypeAlias = str | int
+
+
+# --------------------------------------------------------------------------------------------------- tree
+
+
+@dataclass(eq=False, slots=True)
+class JsonNode:
+    """A value in the tree.
+
+    ``kind`` is one of ``object``, ``array``, ``string``, ``number``, ``boolean``, ``null`` or ``invalid`` (a
+    bare word or malformed number that has no JSON value). ``start``/``end`` are ``str`` offsets; for an
+    unclosed string or container ``end`` is where it stops and ``closed`` is false. ``value`` is the Python
+    value of a scalar, ``None`` for containers and invalid nodes. ``member`` is the member whose value this is
+    (``None`` for the root and array items); ``index`` the position in the parent array.
+    """
+
+    kind: str
+    start: int
+    end: int
+    value: object
+    parent: JsonNode | None
+    closed: bool = True
+    member: JsonMember | None = None
+    index: int | None = None
+
+    @property
+    def is_container(self) -> bool:
+        return self.kind == "object" or self.kind == "array"
+
+
+@dataclass(eq=False, slots=True)
+class JsonMember:
+    """One ``"key": value`` pair of an object, as written (duplicates are kept)."""
+
+    key: str  # decoded key text
+    key_start: int  # span of the key including its quotes
+    key_end: int
+    value: JsonNode | None  # None when the value is missing
+    colon: int | None  # offset of ':' if present
+    parent: JsonObject
+
+
+@dataclass(eq=False, slots=True)
+class JsonObject(JsonNode):
+    """An object; ``members`` holds every member in source order, duplicates included."""
+
+    members: list[JsonMember] = field(default_factory=list)
+    _by_key: dict[str, JsonMember] = field(default_factory=dict, init=False, repr=False)
+
+    def get(self, key: str) -> JsonMember | None:
+        """The last member named ``key`` (the one ``JSON.parse`` keeps), or ``None``."""
+        return self._by_key.get(key)
+
+    def keys(self) -> list[str]:
+        """Distinct keys in order of first appearance (the order of ``json.loads``'s dict)."""
+        return list(self._by_key)
+
+    def value_of(self, key: str) -> JsonNode | None:
+        """The value node of the last member named ``key``, or ``None`` when absent or missing."""
+        member = self._by_key.get(key)
+        return None if member is None else member.value
+
+
+@dataclass(eq=False, slots=True)
+class JsonArray(JsonNode):
+    """An array; ``items`` in source order."""
+
+    items: list[JsonNode] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class JsonSyntaxError:
+    """A syntax problem at ``[start, end)`` (``str`` offsets); the message says what to do."""
+
+    message: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class JsonLocation:
+    """Where an offset sits in a (possibly half-typed) document, for completion and hover.
+
+    - ``path``/``container``: the innermost object or array holding the offset (``[]``/``None`` at top level).
+    - ``in_key``: the offset is where a property name goes (inside a key, possibly an unclosed quote, or
+      between members). Otherwise it is a value position.
+    - ``member``: in a key, the member whose key it is (``None`` between members); in a value position inside
+      an object, the member whose value it is (its ``value`` may be ``None`` when not typed yet).
+    - ``node``: the value under the offset, if any (a scalar, or a container when on its bracket).
+    - ``index``: in a value position inside an array, the item's index.
+    - ``prefix``: the raw text typed so far in the token under the cursor, without its opening quote.
+    - ``start``/``end``: the span of that token including quotes (what a completion replaces);
+      ``start == end == offset`` when the cursor is not on a token. ``quoted``: the token starts with a quote.
+    """
+
+    path: list[PathPart]
+    container: JsonObject | JsonArray | None
+    in_key: bool
+    member: JsonMember | None
+    node: JsonNode | None
+    index: int | None
+    prefix: str
+    start: int
+    end: int
+    quoted: bool
+
+    @property
+    def target_path(self) -> list[PathPart]:
+        """The path of the thing being typed: the object for a key, else the value's own path."""
+        if self.in_key:
+            return list(self.path)
+        if self.member is not None:
+            return [*self.path, self.member.key]
+        if self.index is not None:
+            return [*self.path, self.index]
+        return list(self.path)
+
+
+@dataclass
+class JsonDocument:
+    """The result of ``parse_json``: the tree, its syntax errors and duplicate keys."""
+
+    text: str
+    lines: LineIndex
+    root: JsonNode | None
+    errors: list[JsonSyntaxError]
+    duplicates: list[tuple[JsonMember, JsonMember]]  # (previous member with that key, later duplicate)
+
+    def range_of(self, start: int, end: int) -> Range:
+        return self.lines.range(start, end)
+
+    def node_range(self, node: JsonNode) -> Range:
+        return self.lines.range(node.start, node.end)
+
+    def key_range(self, member: JsonMember) -> Range:
+        return self.lines.range(member.key_start, member.key_end)
+
+    def member_range(self, member: JsonMember) -> Range:
+        """From the key to the end of the value (or of the colon / key when those are missing)."""
+        end = member.key_end
+        if member.value is not None:
+            end = member.value.end
+        elif member.colon is not None:
+            end = member.colon + 1
+        return self.lines.range(member.key_start, end)
+
+    def error_range(self, error: JsonSyntaxError) -> Range:
+        return self.lines.range(error.start, error.end)
+
+    def find(self, path: Sequence[PathPart]) -> JsonNode | None:
+        """The node at ``path`` (last duplicate key wins), or ``None``."""
+        node = self.root
+        for part in path:
+            if isinstance(node, JsonObject) and isinstance(part, str):
+                node = node.value_of(part)
+            elif isinstance(node, JsonArray) and isinstance(part, int) and 0 <= part < len(node.items):
+                node = node.items[part]
+            else:
+                return None
+        return node
+
+    def path_at(self, offset: int) -> JsonLocation:
+        return _locate(self, offset)
+
+
+# ------------------------------------------------------------------------------------------- tokenizer
+
+# One regex matches leading JSON whitespace and then exactly one token; ``lastindex`` says which.
+_T_PUNCT = 1
+_T_STR_OPEN = 2  # a double-quoted string without its closing quote (ends at the line end)
+_T_STR = 3  # group 3 is the closing quote: lastindex is 3 when the string is closed
+_T_NUM = 4
+_T_WORD = 5
+_T_SQ_OPEN = 6
+_T_SQ = 7
+_T_COMMENT = 8
+_T_SPACE = 9  # whitespace that JSON does not allow (NBSP, form feed, U+2028, ...)
+_T_EOF = 10
+_T_JUNK = 11
+
+_TOKEN = re.compile(
+    r"[ \t\r\n]*(?:"
+    r"([{}\[\]:,])"
+    r'|("[^"\\\r\n]*(?:\\[^\r\n]?[^"\\\r\n]*)*)(")?'
+    r"|([-+]?\.?[0-9](?:[0-9A-Za-z_.]|(?<=[eE])[-+])*)"
+    r"|([-+](?:Infinity|NaN)(?![\w$])|(?:[^\W\d]|\$)[\w$]*)"
+    r"|('[^'\\\r\n]*(?:\\[^\r\n]?[^'\\\r\n]*)*)(')?"
+    r"|(//[^\r\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?)"
+    r"|([^\S \t\r\n]+)"
+    r"|(\Z)"
+    r"|([^\s\w\"'{}\[\]:,/$+.\-]+|.)"
+    r")"
+)
+
+_COLON_AHEAD = re.compile(r"[ \t\r\n]*(?:(?://[^\r\n]*|/\*(?:[^*]|\*(?!/))*\*/)[ \t\r\n]*)*:")
+_STRICT_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_NEEDS_DECODING = re.compile(r"[\\\x00-\x1f]")
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_ESCAPE = re.compile(
+    r"\\(?:(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|(u[0-9a-fA-F]{4})|(u)|(.)|$)", re.S
+)
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_CONTROL_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+# Token categories the parser dispatches on.
+_C_OPEN_OBJ = 0
+_C_OPEN_ARR = 1
+_C_CLOSE_OBJ = 2
+_C_CLOSE_ARR = 3
+_C_COLON = 4
+_C_COMMA = 5
+_C_STRING = 6
+_C_SQ = 7
+_C_NUM = 8
+_C_WORD = 9
+_C_EOF = 10
+_PUNCT_CATEGORY = {
+    "{": _C_OPEN_OBJ,
+    "[": _C_OPEN_ARR,
+    "}": _C_CLOSE_OBJ,
+    "]": _C_CLOSE_ARR,
+    ":": _C_COLON,
+    ",": _C_COMMA,
+}
+_KEYLIKE = frozenset({_C_STRING, _C_SQ, _C_WORD, _C_NUM})
+_VALUE_START = frozenset({_C_OPEN_OBJ, _C_OPEN_ARR, _C_STRING, _C_SQ, _C_NUM, _C_WORD})
+
+# Parser states.
+_ROOT_VALUE = 0
+_ROOT_AFTER = 1
+_OBJ_KEY_FIRST = 2  # after '{'
+_OBJ_KEY_NEXT = 3  # after ','
+_OBJ_COLON = 4  # after a key
+_OBJ_VALUE = 5  # after ':'
+_OBJ_AFTER = 6  # after a value
+_ARR_FIRST = 7  # after '['
+_ARR_NEXT = 8  # after ','
+_ARR_AFTER = 9  # after an item
+
+
+def _show(text: str, limit: int = 40) -> str:
+    """Text safe to put in a message: non-printable characters escaped, long text shortened."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char.isprintable():
+            out.append(char)
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return "".join(out)
+
+
+def _char_name(char: str) -> str:
+    if char.isprintable() and not char.isspace():
+        return f"'{char}'"
+    return f"U+{ord(char):04X}"
+
+
+class _Frame:
+    __slots__ = ("colon", "comma", "member", "node", "quiet", "state")
+
+    def __init__(self, node: JsonObject | JsonArray | None, state: int) -> None:
+        self.node = node
+        self.state = state
+        self.member: JsonMember | None = None
+        self.colon = -1  # offset of the last ':' seen in this object
+        self.comma = -1  # offset of the last ',' seen in this container
+        self.quiet = False  # the last token was an unclosed string: do not also report a missing ',' / ':'
+
+
+# ---------------------------------------------------------------------------------------------- parser
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.root: JsonNode | None = None
+        self.errors: list[JsonSyntaxError] = []
+        self.duplicates: list[tuple[JsonMember, JsonMember]] = []
+        self.stack: list[_Frame] = [_Frame(None, _ROOT_VALUE)]
+        self.last_end = 0  # end of the last token consumed (comments excluded)
+        self.saw_token = False
+        self.resume = -1  # where the main loop goes on after a skipped region; len(text) + 1 to stop
+
+    # ---- errors
+
+    def error(self, message: str, start: int, end: int) -> None:
+        errors = self.errors
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:
+                errors.append(JsonSyntaxError("Too many syntax errors: the rest are not reported", start, end))
+            return
+        length = len(self.text)
+        start = min(max(start, 0), length)
+        end = min(max(end, start), length)
+        if end == start and start < length:
+            end = start + 1
+        errors.append(JsonSyntaxError(message, start, end))
+
+    def describe(self, category: int, start: int, end: int) -> str:
+        if category == _C_EOF:
+            return "end of file"
+        if category in (_C_STRING, _C_SQ):
+            return f"string {_show(self.text[start:end])}"
+        if category == _C_NUM:
+            return f"number {_show(self.text[start:end])}"
+        return f"'{_show(self.text[start:end])}'"
+
+    # ---- main loop
+
+    def run(self) -> None:
+        text = self.text
+        match = _TOKEN.match
+        stack = self.stack
+        pos = 0
+        while True:
+            m = match(text, pos)
+            if m is None:  # cannot happen: the last alternative matches any character
+                break
+            kind = m.lastindex
+            if kind == _T_PUNCT:
+                start = m.start(_T_PUNCT)
+                end = pos = start + 1
+                category = _PUNCT_CATEGORY[text[start]]
+                closed = True
+            elif kind in (_T_STR, _T_STR_OPEN):
+                start, end = m.start(_T_STR_OPEN), m.end()
+                pos = end
+                category = _C_STRING
+                closed = kind == _T_STR
+            elif kind == _T_NUM:
+                start, end = m.span(_T_NUM)
+                pos = end
+                category = _C_NUM
+                closed = True
+            elif kind == _T_WORD:
+                start, end = m.span(_T_WORD)
+                pos = end
+                category = _C_WORD
+                closed = True
+            elif kind in (_T_SQ, _T_SQ_OPEN):
+                start, end = m.start(_T_SQ_OPEN), m.end()
+                pos = end
+                category = _C_SQ
+                closed = kind == _T_SQ
+            elif kind == _T_COMMENT:
+                start, end = m.span(_T_COMMENT)
+                pos = end
+                self.saw_token = True
+                if text.startswith("/*", start) and (end - start < 4 or not text.startswith("*/", end - 2)):
+                    self.error("Unclosed comment: add '*/' (and remove the comment: JSON has none)", start, end)
+                else:
+                    self.error("Comments are not allowed in JSON: remove the comment", start, end)
+                continue
+            elif kind == _T_SPACE:
+                start, end = m.span(_T_SPACE)
+                pos = end
+                self.error(
+                    f"Unexpected whitespace character {_char_name(text[start])}: "
+                    "JSON allows only spaces, tabs and line breaks",
+                    start,
+                    end,
+                )
+                continue
+            elif kind == _T_EOF:
+                self.finish(m.start(_T_EOF))
+                break
+            else:
+                start, end = m.span(_T_JUNK)
+                pos = end
+                self.saw_token = True
+                if stack[-1].state == _ROOT_AFTER:
+                    self.error("Unexpected content after the end of the JSON value: remove it", start, end)
+                    break
+                what = (
+                    f"character {_char_name(text[start])}"
+                    if end - start == 1
+                    else f"characters '{_show(text[start:end], 20)}'"
+                )
+                self.error(f"Unexpected {what}", start, end)
+                continue
+
+            self.saw_token = True
+            if self.handle(category, start, end, closed):
+                pos = start  # a mismatched closer closed inner containers: handle it again at the new top
+            else:
+                self.last_end = end
+            if self.resume >= 0:
+                if self.resume == len(text) + 1:  # content after the root value was reported
+                    break
+                pos = self.resume
+                self.resume = -1
+
+    # ---- token dispatch
+
+    def handle(self, category: int, start: int, end: int, closed: bool) -> bool:
+        """Handle one token; return True when it must be handled again (after popping frames)."""
+        frame = self.stack[-1]
+        state = frame.state
+        quiet = frame.quiet
+        frame.quiet = False
+        node = frame.node
+
+        if node is None:
+            if state == _ROOT_AFTER:
+                self.error(
+                    f"Unexpected {self.describe(category, start, end)} after the end of the JSON value: remove it",
+                    start,
+                    end,
+                )
+                self.resume = len(self.text) + 1
+            elif category in _VALUE_START:
+                self.value(frame, category, start, end, closed)
+            else:
+                self.error(f"Unexpected {self.describe(category, start, end)}: expected a JSON value", start, end)
+            return False
+
+        if node.kind == "object":
+            if state == _OBJ_AFTER:
+                if category == _C_COMMA:
+                    frame.state = _OBJ_KEY_NEXT
+                    frame.comma = start
+                elif category == _C_CLOSE_OBJ:
+                    self.close(start)
+                elif category in (_C_STRING, _C_SQ, _C_WORD):
+                    if not quiet:
+                        self.error("Missing ',' between members: add ',' before this key", *self.first_line(start, end))
+                    self.start_member(frame, category, start, end, closed)
+                elif category == _C_COLON:
+                    self.error("Unexpected ':': expected ',' or '}'", start, end)
+                elif category == _C_CLOSE_ARR:
+                    return self.mismatch(category, start, end)
+                else:
+                    self.error(
+                        f"Unexpected {self.describe(category, start, end)}: expected ',' or '}}' after a value",
+                        start,
+                        end,
+                    )
+                    frame.state = _OBJ_VALUE
+                    frame.member = None
+                    self.value(frame, category, start, end, closed)
+            elif state in (_OBJ_KEY_FIRST, _OBJ_KEY_NEXT):
+                if category in _KEYLIKE:
+                    self.start_member(frame, category, start, end, closed)
+                elif category == _C_CLOSE_OBJ:
+                    if state == _OBJ_KEY_NEXT:
+                        self.error("Trailing comma: remove the ',' before '}'", frame.comma, frame.comma + 1)
+                    self.close(start)
+                elif category == _C_COMMA:
+                    if state == _OBJ_KEY_FIRST:
+                        self.error("Unexpected ',': expected a property name or '}'", start, end)
+                    else:
+                        self.error("Extra ',': remove it", start, end)
+                        frame.comma = start
+                elif category == _C_COLON:
+                    self.error("Expected a property name before ':'", start, end)
+                    frame.member = None
+                    frame.colon = start
+                    frame.state = _OBJ_VALUE
+                elif category == _C_CLOSE_ARR:
+                    return self.mismatch(category, start, end)
+                else:  # '{' or '['
+                    self.error(f"Expected a property name in double quotes before '{self.text[start]}'", start, end)
+                    frame.member = None
+                    frame.state = _OBJ_VALUE
+                    self.value(frame, category, start, end, closed)
+            elif state == _OBJ_COLON:
+                member = frame.member
+                if category == _C_COLON:
+                    if member is not None:
+                        member.colon = start
+                    frame.colon = start
+                    frame.state = _OBJ_VALUE
+                elif category == _C_COMMA:
+                    if not quiet:
+                        self.missing_colon_and_value(member)
+                    frame.member = None
+                    frame.state = _OBJ_KEY_NEXT
+                    frame.comma = start
+                elif category == _C_CLOSE_OBJ:
+                    if not quiet:
+                        self.missing_colon_and_value(member)
+                    self.close(start)
+                elif category == _C_CLOSE_ARR:
+                    if not quiet:
+                        self.missing_colon_and_value(member)
+                    frame.state = _OBJ_AFTER
+                    return self.mismatch(category, start, end)
+                elif category in _KEYLIKE and category != _C_NUM and self.colon_follows(end):
+                    # `"a"` then a new `"b": ...` on the next line: the value of "a" was never typed.
+                    if not quiet:
+                        self.missing_colon_and_value(member)
+                    self.start_member(frame, category, start, end, closed)
+                else:
+                    if not quiet and member is not None:
+                        self.error(
+                            f"Missing ':' after the key \"{_show(member.key)}\"", member.key_start, member.key_end
+                        )
+                    frame.state = _OBJ_VALUE
+                    self.value(frame, category, start, end, closed)
+            else:  # _OBJ_VALUE
+                if category in _VALUE_START:
+                    if (
+                        frame.member is not None
+                        and (category in (_C_STRING, _C_SQ, _C_WORD))
+                        and self.colon_follows(end)
+                    ):
+                        # `"a": ` then `"b": 1` on the next line: the value of "a" was never typed.
+                        self.missing_value(frame)
+                        self.start_member(frame, category, start, end, closed)
+                    else:
+                        self.value(frame, category, start, end, closed)
+                elif category == _C_COMMA:
+                    self.missing_value(frame)
+                    frame.member = None
+                    frame.state = _OBJ_KEY_NEXT
+                    frame.comma = start
+                elif category == _C_CLOSE_OBJ:
+                    self.missing_value(frame)
+                    self.close(start)
+                elif category == _C_COLON:
+                    self.error("Extra ':': remove it", start, end)
+                else:  # ']'
+                    self.missing_value(frame)
+                    frame.state = _OBJ_AFTER
+                    return self.mismatch(category, start, end)
+            return False
+
+        # array
+        if state == _ARR_AFTER:
+            if category == _C_COMMA:
+                frame.state = _ARR_NEXT
+                frame.comma = start
+            elif category == _C_CLOSE_ARR:
+                self.close(start)
+            elif category in _VALUE_START:
+                if not quiet:
+                    self.error("Missing ',' between items: add ',' before this value", *self.first_line(start, end))
+                self.value(frame, category, start, end, closed)
+            elif category == _C_COLON:
+                self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
+            else:  # '}'
+                return self.mismatch(category, start, end)
+        else:  # _ARR_FIRST or _ARR_NEXT
+            if category in _VALUE_START:
+                self.value(frame, category, start, end, closed)
+            elif category == _C_CLOSE_ARR:
+                if state == _ARR_NEXT:
+                    self.error("Trailing comma: remove the ',' before ']'", frame.comma, frame.comma + 1)
+                self.close(start)
+            elif category == _C_COMMA:
+                if state == _ARR_FIRST:
+                    self.error("Unexpected ',': expected a value or ']'", start, end)
+                else:
+                    self.error("Extra ',': remove it", start, end)
+                    frame.comma = start
+            elif category == _C_COLON:
+                self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
+            else:  # '}'
+                return self.mismatch(category, start, end)
+        return False
+
+    def first_line(self, start: int, end: int) -> tuple[int, int]:
+        """``(start, end)`` cut at the first line break, for error ranges on long tokens."""
+        text = self.text
+        for index in range(start, min(end, start + 200)):
+            if text[index] in "\r\n":
+                return start, index
+        return start, min(end, start + 200)
+
+    def colon_follows(self, pos: int) -> bool:
+        """Whether the next token (whitespace and closed comments skipped) is ':'."""
+        return _COLON_AHEAD.match(self.text, pos) is not None
+
+    def missing_colon_and_value(self, member: JsonMember | None) -> None:
+        if member is not None:
+            self.error(
+                f"Expected ':' and a value after the key \"{_show(member.key)}\"", member.key_start, member.key_end
+            )
+
+    def missing_value(self, frame: _Frame) -> None:
+        self.error("Expected a value after ':'", frame.colon, frame.colon + 1)
+
+    # ---- building the tree
+
+    def start_member(self, frame: _Frame, category: int, start: int, end: int, closed: bool) -> None:
+        obj = frame.node
+        assert isinstance(obj, JsonObject)
+        text = self.text
+        if category == _C_STRING:
+            key = self.decode(start + 1, end - 1 if closed else end, '"')
+            if not closed:
+                self.error("Unclosed string: add a closing '\"'", start, end)
+                frame.quiet = True
+        elif category == _C_SQ:
+            key = self.decode(start + 1, end - 1 if closed else end, "'")
+            self.error("Property names need double quotes, not single quotes", start, end)
+            frame.quiet = not closed
+        else:
+            key = text[start:end]
+            if category == _C_WORD:
+                self.error(f'Unquoted property name: write "{_show(key)}" in double quotes', start, end)
+            else:
+                self.error(f'Property names must be strings: write "{_show(key)}"', start, end)
+        member = JsonMember(key, start, end, None, None, obj)
+        obj.members.append(member)
+        by_key = obj._by_key
+        previous = by_key.get(key)
+        if previous is not None:
+            self.duplicates.append((previous, member))
+        by_key[key] = member
+        frame.member = member
+        frame.state = _OBJ_COLON
+
+    def value(self, frame: _Frame, category: int, start: int, end: int, closed: bool) -> None:
+        """Create the value that starts with this token and attach it to ``frame``'s container."""
+        parent = frame.node
+        node: JsonNode
+        if category in (_C_OPEN_OBJ, _C_OPEN_ARR):
+            if len(self.stack) > MAX_DEPTH:
+                self.skip_deep(frame, start)
+                return
+            if category == _C_OPEN_OBJ:
+                obj = JsonObject("object", start, end, None, parent, False)
+                self.attach(frame, obj)
+                self.stack.append(_Frame(obj, _OBJ_KEY_FIRST))
+            else:
+                arr = JsonArray("array", start, end, None, parent, False)
+                self.attach(frame, arr)
+                self.stack.append(_Frame(arr, _ARR_FIRST))
+            return
+        if category == _C_STRING:
+            value = self.decode(start + 1, end - 1 if closed else end, '"')
+            node = JsonNode("string", start, end, value, parent, closed)
+            if not closed:
+                self.error("Unclosed string: add a closing '\"'", start, end)
+        elif category == _C_NUM:
+            node = self.number(start, end, parent)
+        elif category == _C_WORD:
+            node = self.word(start, end, parent)
+        else:  # single-quoted
+            value = self.decode(start + 1, end - 1 if closed else end, "'")
+            node = JsonNode("string", start, end, value, parent, closed)
+            self.error("Strings need double quotes, not single quotes", start, end)
+        self.attach(frame, node)
+        if not closed:
+            frame.quiet = True
+
+    def attach(self, frame: _Frame, node: JsonNode) -> None:
+        owner = frame.node
+        if owner is None:
+            self.root = node
+            frame.state = _ROOT_AFTER
+        elif isinstance(owner, JsonObject):
+            member = frame.member
+            if member is not None and frame.state == _OBJ_VALUE:
+                member.value = node
+                node.member = member
+            frame.member = None
+            frame.state = _OBJ_AFTER
+        else:
+            assert isinstance(owner, JsonArray)
+            node.index = len(owner.items)
+            owner.items.append(node)
+            frame.state = _ARR_AFTER
+
+    def close(self, closer: int) -> None:
+        frame = self.stack.pop()
+        node = frame.node
+        assert node is not None
+        node.end = closer + 1
+        node.closed = True
+
+    def abandon(self, frame: _Frame) -> None:
+        """Report what ``frame`` still waits for, and that it is never closed."""
+        node = frame.node
+        assert node is not None
+        if frame.state == _OBJ_COLON and not frame.quiet:
+            self.missing_colon_and_value(frame.member)
+        elif frame.state == _OBJ_VALUE:
+            self.missing_value(frame)
+        opener, closer = ("{", "}") if node.kind == "object" else ("[", "]")
+        self.error(f"'{opener}' is never closed: add '{closer}'", node.start, node.start + 1)
+        node.end = max(node.start + 1, self.last_end)
+        node.closed = False
+
+    def mismatch(self, category: int, start: int, end: int) -> bool:
+        """A closer that does not match the innermost container: close up to the container it matches."""
+        want = "object" if category == _C_CLOSE_OBJ else "array"
+        stack = self.stack
+        index = len(stack) - 1
+        while index > 0:
+            node = stack[index].node
+            if node is not None and node.kind == want:
+                break
+            index -= 1
+        if index == 0:
+            opener = "{" if category == _C_CLOSE_OBJ else "["
+            self.error(f"Unexpected '{self.text[start]}': there is no open '{opener}' to close", start, end)
+            return False
+        while len(stack) - 1 > index:
+            self.abandon(stack.pop())
+        return True
+
+    def finish(self, eof: int) -> None:
+        stack = self.stack
+        # Outermost first, so that when errors are capped the outer, more useful ones are kept.
+        for frame in stack[1:]:
+            self.abandon(frame)
+        del stack[1:]
+        if self.root is None:
+            if not self.saw_token:
+                self.errors.append(JsonSyntaxError("The file is empty: add a JSON value such as {}", 0, len(self.text)))
+            else:
+                self.error("Expected a JSON value such as {}", eof, eof)
+
+    def skip_deep(self, frame: _Frame, start: int) -> None:
+        """Skip a container nested deeper than MAX_DEPTH; it becomes one invalid node."""
+        text = self.text
+        depth = 0
+        pos = start
+        end = start + 1
+        while True:
+            m = _TOKEN.match(text, pos)
+            if m is None or m.lastindex == _T_EOF:
+                break
+            pos = end = m.end()
+            if m.lastindex == _T_PUNCT:
+                char = text[pos - 1]
+                if char in "{[":
+                    depth += 1
+                elif char in "}]":
+                    depth -= 1
+                    if depth == 0:
+                        break
+        self.error(f"Nesting is deeper than {MAX_DEPTH} levels: this value is skipped", start, start + 1)
+        self.attach(frame, JsonNode("invalid", start, end, None, frame.node))
+        self.last_end = end
+        self.resume = end
+
+    # ---- scalars
+
+    def decode(self, start: int, end: int, quote: str) -> str:
+        """Decode the body of a string literal at ``text[start:end]``, reporting bad escapes and controls."""
+        text = self.text
+        body = text[start:end]
+        if _NEEDS_DECODING.search(body) is None:
+            return body
+        control = _CONTROL.search(body)
+        if control is not None:
+            char = control.group()
+            escape = _CONTROL_ESCAPES.get(char, f"\\u{ord(char):04x}")
+            self.error(
+                f"Control character {_char_name(char)} in a string: write it as {escape}",
+                start + control.start(),
+                start + control.start() + 1,
+            )
+        if "\\" not in body:
+            return body
+        parts: list[str] = []
+        last = 0
+        for m in _ESCAPE.finditer(body):
+            parts.append(body[last : m.start()])
+            last = m.end()
+            pair, unit, bad_u, simple = m.group(1, 2, 3, 4)
+            if pair is not None:
+                high = int(pair[1:5], 16)
+                low = int(pair[7:11], 16)
+                parts.append(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)))
+            elif unit is not None:
+                parts.append(chr(int(unit[1:], 16)))
+            elif bad_u is not None:
+                self.error(
+                    "Invalid \\u escape: write four hexadecimal digits after \\u",
+                    start + m.start(),
+                    start + m.end(),
+                )
+                parts.append("\\u")
+            elif simple is not None:
+                decoded = _SIMPLE_ESCAPES.get(simple)
+                if decoded is None and quote == "'" and simple == "'":
+                    decoded = "'"
+                if decoded is None:
+                    self.error(
+                        f"Invalid escape '\\{_show(simple)}': write '\\\\' for a backslash",
+                        start + m.start(),
+                        start + m.end(),
+                    )
+                    decoded = "\\" + simple
+                parts.append(decoded)
+            else:  # a backslash at the end of an unclosed string
+                parts.append("\\")
+        parts.append(body[last:])
+        return "".join(parts)
+
+    def number(self, start: int, end: int, parent: JsonNode | None) -> JsonNode:
+        source = self.text[start:end]
+        if _STRICT_NUMBER.fullmatch(source) is not None:
+            if "." in source or "e" in source or "E" in source:
+                return JsonNode("number", start, end, float(source), parent)
+            try:
+                return JsonNode("number", start, end, int(source), parent)
+            except ValueError:  # more digits than int() converts by default
+                return JsonNode("number", start, end, float(source), parent)
+        digits = source.lstrip("+-")
+        if source.startswith("+"):
+            message = f"Numbers cannot start with '+': write {_show(source[1:])}"
+        elif digits[:2] in ("0x", "0X"):
+            message = "Hexadecimal numbers are not allowed in JSON: write the decimal value"
+        elif len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+            fixed = digits.lstrip("0") or "0"
+            if fixed.startswith("."):
+                fixed = "0" + fixed
+            sign = source[: len(source) - len(digits)]
+            message = f"Leading zeros are not allowed in JSON numbers: write {_show(sign + fixed)}"
+        elif digits.startswith("."):
+            message = f"A number needs a digit before '.': write 0{_show(digits)}"
+        elif re.search(r"\.(?![0-9])", digits):
+            message = "A number needs a digit after '.'"
+        else:
+            message = f"Invalid number '{_show(source)}'"
+        self.error(message, start, end)
+        value: int | float | None = None
+        try:
+            value = int(source)
+        except ValueError:
+            try:
+                value = float(source)
+            except ValueError:
+                try:
+                    value = int(source, 16)
+                except ValueError:
+                    value = None
+        if value is None:
+            return JsonNode("invalid", start, end, None, parent)
+        return JsonNode("number", start, end, value, parent)
+
+    def word(self, start: int, end: int, parent: JsonNode | None) -> JsonNode:
+        word = self.text[start:end]
+        if word == "true":
+            return JsonNode("boolean", start, end, True, parent)
+        if word == "false":
+            return JsonNode("boolean", start, end, False, parent)
+        if word == "null":
+            return JsonNode("null", start, end, None, parent)
+        lower = word.lower()
+        if lower in ("true", "false"):
+            self.error(f"'{word}' is not valid JSON: write {lower}", start, end)
+            return JsonNode("boolean", start, end, lower == "true", parent)
+        if lower in ("null", "none", "nil", "undefined"):
+            self.error(f"'{word}' is not valid JSON: write null", start, end)
+            return JsonNode("null", start, end, None, parent)
+        bare = word.lstrip("+-")
+        if bare in ("NaN", "Infinity"):
+            self.error(f"{word} is not allowed in JSON: use a number or null", start, end)
+            return JsonNode("number", start, end, float(word), parent)
+        self.error(f"Unexpected '{_show(word)}': text values need double quotes: write \"{_show(word)}\"", start, end)
+        return JsonNode("invalid", start, end, None, parent)
+
+
+def parse_json(text: str) -> JsonDocument:
+    """Parse ``text`` (BOM already stripped) into a position-keeping tree. Never raises."""
+    parser = _Parser(text)
+    parser.run()
+    errors = sorted(parser.errors[:MAX_ERRORS], key=lambda error: (error.start, error.end))
+    errors.extend(parser.errors[MAX_ERRORS:])  # the "too many errors" note stays last
+    return JsonDocument(text, LineIndex(text), parser.root, errors, parser.duplicates)
+
+
+# ------------------------------------------------------------------------------------------- utilities
+
+
+def to_python(node: JsonNode | None) -> object:
+    """The Python value of ``node`` (dicts, lists, scalars), built without recursion.
+
+    As ``JSON.parse``/``json.loads`` do, the last of duplicate keys wins. Members whose value is missing are
+    left out; invalid values become ``None``.
+    """
+    if node is None:
+        return None
+    if isinstance(node, JsonObject):
+        result: object = {}
+    elif isinstance(node, JsonArray):
+        result = []
+    else:
+        return node.value
+    pending: list[tuple[JsonNode, object]] = [(node, result)]
+    while pending:
+        source, target = pending.pop()
+        if isinstance(source, JsonObject):
+            assert isinstance(target, dict)
+            for member in source.members:
+                child = member.value
+                if child is None:
+                    continue
+                if isinstance(child, JsonObject):
+                    inner: object = {}
+                    pending.append((child, inner))
+                elif isinstance(child, JsonArray):
+                    inner = []
+                    pending.append((child, inner))
+                else:
+                    inner = child.value
+                target[member.key] = inner
+        elif isinstance(source, JsonArray):
+            assert isinstance(target, list)
+            for child in source.items:
+                if isinstance(child, JsonObject):
+                    inner = {}
+                    pending.append((child, inner))
+                elif isinstance(child, JsonArray):
+                    inner = []
+                    pending.append((child, inner))
+                else:
+                    inner = child.value
+                target.append(inner)
+    return result
+
+
+def pointer(target: JsonNode | JsonMember) -> list[PathPart]:
+    """The path from the root to ``target``: object keys and array indexes, e.g. ``["hooks", 0, "event"]``.
+
+    For a member, the path of its value (ending with its key).
+    """
+    parts: list[PathPart] = []
+    node: JsonNode | None
+    if isinstance(target, JsonMember):
+        parts.append(target.key)
+        node = target.parent
+    else:
+        node = target
+    while node is not None:
+        if node.member is not None:
+            parts.append(node.member.key)
+        elif node.index is not None:
+            parts.append(node.index)
+        node = node.parent
+    parts.reverse()
+    return parts
+
+
+def _inner_end(node: JsonNode, limit: int) -> int:
+    """The last offset still inside ``node`` (just before its closer; for an unclosed one, ``limit``)."""
+    return node.end - 1 if node.closed else limit
+
+
+def _inside(node: JsonNode | None, offset: int, limit: int) -> bool:
+    return node is not None and node.is_container and node.start < offset <= _inner_end(node, limit)
+
+
+def _previous_char(text: str, offset: int, floor: int) -> str:
+    index = offset - 1
+    while index > floor and text[index] in " \t\r\n":
+        index -= 1
+    return text[index] if index >= floor else ""
+
+
+def _token_location(
+    text: str,
+    path: list[PathPart],
+    container: JsonObject | JsonArray | None,
+    member: JsonMember | None,
+    node: JsonNode,
+    index: int | None,
+    offset: int,
+) -> JsonLocation:
+    """A value position on ``node`` (the cursor is on it or at one of its ends)."""
+    quoted = node.kind == "string" and text[node.start] in "\"'"
+    if node.is_container:
+        prefix = ""
+    elif quoted:
+        content_end = node.end - 1 if node.closed else node.end
+        prefix = text[node.start + 1 : max(node.start + 1, min(offset, content_end))]
+    else:
+        prefix = text[node.start : offset]
+    return JsonLocation(path, container, False, member, node, index, prefix, node.start, node.end, quoted)
+
+
+def _locate(document: JsonDocument, offset: int) -> JsonLocation:
+    text = document.text
+    offset = min(max(offset, 0), len(text))
+    root = document.root
+    limit = len(text)
+    if not _inside(root, offset, limit):
+        if root is not None and root.start <= offset <= root.end:
+            return _token_location(text, [], None, None, root, None, offset)
+        return JsonLocation([], None, False, None, None, None, "", offset, offset, False)
+    assert root is not None
+    path: list[PathPart] = []
+    current: JsonNode = root
+    while True:
+        inner = _inner_end(current, limit)
+        if isinstance(current, JsonObject):
+            members = current.members
+            count = bisect.bisect_left(members, offset, key=lambda m: m.key_start)
+            if count == 0:
+                return JsonLocation(path, current, True, None, None, None, "", offset, offset, False)
+            member = members[count - 1]
+            if offset <= member.key_end:
+                quoted = text[member.key_start] in "\"'"
+                key_closed = (
+                    quoted
+                    and member.key_end - member.key_start >= 2
+                    and (text[member.key_end - 1] == text[member.key_start])
+                )
+                content_start = member.key_start + 1 if quoted else member.key_start
+                content_end = member.key_end - 1 if key_closed else member.key_end
+                prefix = text[content_start : max(content_start, min(offset, content_end))]
+                return JsonLocation(
+                    path, current, True, member, None, None, prefix, member.key_start, member.key_end, quoted
+                )
+            child = member.value
+            if child is not None and child.start <= offset:
+                if _inside(child, offset, inner):
+                    path.append(member.key)
+                    current = child
+                    limit = inner
+                    continue
+                if offset <= child.end:
+                    return _token_location(text, path, current, member, child, None, offset)
+            previous = _previous_char(text, offset, current.start)
+            if previous == ":" or (previous != "," and member.colon is None and member.value is None):
+                return JsonLocation(path, current, False, member, None, None, "", offset, offset, False)
+            return JsonLocation(path, current, True, None, None, None, "", offset, offset, False)
+        assert isinstance(current, JsonArray)
+        items = current.items
+        count = bisect.bisect_right(items, offset, key=lambda n: n.start)
+        if count:
+            item = items[count - 1]
+            if _inside(item, offset, inner):
+                path.append(count - 1)
+                current = item
+                limit = inner
+                continue
+            if offset <= item.end:
+                return _token_location(text, path, current, None, item, count - 1, offset)
+        return JsonLocation(path, current, False, None, None, count, "", offset, offset, False)

@@ -1,0 +1,282 @@
+"""SKILL.md: frontmatter split, YAML nodes with marks, and exact ranges for every key and value.
+
+The frontmatter is split on ``---`` lines here rather than by a Markdown library, so that every position is
+exactly the editor's. The YAML is composed (not loaded) with the C loader when PyYAML has it: nodes keep their
+marks, duplicate keys stay visible (a loader would keep the last one silently), and aliases stay shared nodes,
+so an alias bomb ("billion laughs") is never expanded. Values are built from nodes with a node budget for the
+same reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.model import Position, Range
+
+try:  # the C loader is an order of magnitude faster; PyYAML without libyaml still works
+    _Loader: type[Any] = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _Loader = yaml.SafeLoader
+
+_FENCE = re.compile(r"---[ \t]*\Z")
+_NODE_BUDGET = 10_000  # nodes visited when building values: far above any real frontmatter
+_SAFE_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+@dataclass(frozen=True)
+class YamlProblem:
+    """A YAML error with the place the parser stopped."""
+
+    message: str
+    range: Range
+
+
+@dataclass(frozen=True)
+class FrontmatterEntry:
+    """One top-level ``key: value`` of the frontmatter."""
+
+    key: str
+    key_range: Range
+    node: yaml.Node
+    value_range: Range
+    # The whole entry's lines, for fixes that remove it: from the start of the key's line to the start of the
+    # line after the value.
+    line_span: tuple[int, int]
+
+    @property
+    def value(self) -> Any:
+        return node_value(self.node)
+
+    @property
+    def is_scalar(self) -> bool:
+        return isinstance(self.node, yaml.ScalarNode)
+
+    @property
+    def yaml_type(self) -> str:
+        """The YAML type of the value as a person would say it: string, integer, float, boolean, null, ..."""
+        return yaml_type_name(self.node)
+
+
+@dataclass
+class SkillDocument:
+    """A parsed SKILL.md. Every attribute is usable even when the file is broken."""
+
+    path: Path
+    text: str
+    lines: LineIndex
+    has_frontmatter: bool = False  # the first line is ``---``
+    frontmatter_closed: bool = False  # a closing ``---`` line was found
+    open_line: int = 0  # line of the opening fence
+    close_line: int | None = None  # line of the closing fence
+    yaml_problem: YamlProblem | None = None
+    not_a_mapping: Range | None = None  # the frontmatter parsed, but is a list or scalar
+    entries: list[FrontmatterEntry] = field(default_factory=list)  # all, duplicates included, in order
+
+    @property
+    def body_start_line(self) -> int:
+        if self.close_line is not None:
+            return self.close_line + 1
+        return 0 if not self.has_frontmatter else self.lines.line_count
+
+    @property
+    def frontmatter_ok(self) -> bool:
+        """True when the frontmatter is a well-formed YAML mapping."""
+        return (
+            self.has_frontmatter
+            and self.frontmatter_closed
+            and self.yaml_problem is None
+            and self.not_a_mapping is None
+        )
+
+    def entry(self, key: str) -> FrontmatterEntry | None:
+        """The entry a YAML loader would keep for ``key``: the last one."""
+        found = None
+        for candidate in self.entries:
+            if candidate.key == key:
+                found = candidate
+        return found
+
+    def fields(self) -> dict[str, Any]:
+        """The frontmatter as plain values (last duplicate wins), for discovery and the registry."""
+        return {entry.key: entry.value for entry in self.entries}
+
+    def string_field(self, key: str) -> str | None:
+        """A field's value when it is a non-empty scalar string (after stripping), else None."""
+        found = self.entry(key)
+        if found is None or not isinstance(found.node, yaml.ScalarNode):
+            return None
+        value = found.value
+        if isinstance(value, str) and value.strip():
+            return value
+        return None
+
+    @property
+    def name(self) -> str | None:
+        return self.string_field("name")
+
+    @property
+    def description(self) -> str | None:
+        return self.string_field("description")
+
+    @property
+    def frontmatter_range(self) -> Range:
+        """The frontmatter block from the opening fence to the closing one (or the first line)."""
+        end_line = self.close_line if self.close_line is not None else self.open_line
+        return Range(Position(self.open_line, 0), Position(end_line, 3))
+
+    def first_line_range(self) -> Range:
+        return self.lines.line_range(0)
+
+
+def parse_skill(path: Path, text: str) -> SkillDocument:
+    """Parse the text of a SKILL.md (BOM already stripped). Never raises."""
+    lines = LineIndex(text)
+    document = SkillDocument(path=path, text=text, lines=lines)
+    if not _FENCE.match(lines.line_text(0)):
+        return document
+    document.has_frontmatter = True
+    for line in range(1, lines.line_count):
+        if _FENCE.match(lines.line_text(line)):
+            document.close_line = line
+            document.frontmatter_closed = True
+            break
+    if document.close_line is None:
+        return document
+    start = lines.line_start(1)
+    end = lines.line_start(document.close_line)
+    _compose_frontmatter(document, text[start:end], first_line=1)
+    return document
+
+
+def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) -> None:
+    try:
+        root = yaml.compose(source, Loader=_Loader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = first_line + (mark.line if mark else 0)
+        column = mark.column if mark else 0
+        # A mark can sit one past the end of the frontmatter (an error "at end of stream").
+        if document.close_line is not None and line >= document.close_line:
+            line, column = document.close_line, 0
+        width = max(1, document.lines.line_end(line) - document.lines.line_start(line) - column)
+        message = " ".join(part for part in (error.context, error.problem) if part)
+        document.yaml_problem = YamlProblem(
+            message or "invalid YAML", Range(Position(line, column), Position(line, column + width))
+        )
+        return
+    except yaml.reader.ReaderError as error:  # a control character: no mark, but a position in the stream
+        char = error.character
+        code_point = char if isinstance(char, int) else ord(str(char)[:1] or "\0")
+        at = document.lines.position(document.lines.line_start(first_line) + error.position)
+        document.yaml_problem = YamlProblem(
+            f"{error.reason}: U+{code_point:04X} is not allowed in YAML; remove it",
+            Range(at, Position(at.line, at.character + 1)),
+        )
+        return
+    except yaml.YAMLError as error:
+        document.yaml_problem = YamlProblem(str(error).splitlines()[0], document.frontmatter_range)
+        return
+    if root is None:  # an empty frontmatter is an empty mapping
+        return
+    if not isinstance(root, yaml.MappingNode):
+        document.not_a_mapping = _node_range(root, first_line, document.lines)
+        return
+    for key_node, value_node in root.value:
+        key = _key_text(key_node)
+        key_range = _node_range(key_node, first_line, document.lines)
+        value_range = _node_range(value_node, first_line, document.lines)
+        if value_range.end < key_range.end:  # an empty value: point just after the colon
+            value_range = Range(key_range.end, key_range.end)
+        line_span = (key_range.start.line, max(key_range.end.line, value_range.end.line) + 1)
+        document.entries.append(FrontmatterEntry(key, key_range, value_node, value_range, line_span))
+
+
+def _key_text(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        return str(node.value)
+    return yaml_type_name(node)
+
+
+def _node_range(node: yaml.Node, first_line: int, lines: LineIndex) -> Range:
+    start, end = node.start_mark, node.end_mark
+    end_line, end_column = end.line + first_line, end.column
+    if end_column == 0 and end.line > start.line:
+        # Block collections and block scalars end at column 0 of the line after their last content.
+        end_line -= 1
+        end_column = lines.line_end(end_line) - lines.line_start(end_line)
+    return Range(Position(start.line + first_line, start.column), Position(end_line, end_column))
+
+
+def yaml_type_name(node: yaml.Node) -> str:
+    """A person's name for a node's type."""
+    if isinstance(node, yaml.MappingNode):
+        return "mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "list"
+    tag = node.tag.rsplit(":", 1)[-1]
+    return {
+        "str": "string",
+        "int": "integer",
+        "float": "float",
+        "bool": "boolean",
+        "null": "null",
+        "timestamp": "date",
+        "binary": "binary",
+    }.get(tag, tag)
+
+
+def node_value(node: yaml.Node) -> Any:
+    """Build the plain value of a node, iteratively, sharing aliased nodes and stopping at a node budget."""
+    memo: dict[int, Any] = {}
+    budget = [_NODE_BUDGET]
+    return _build(node, memo, budget)
+
+
+def _build(node: yaml.Node, memo: dict[int, Any], budget: list[int]) -> Any:
+    # Iterative post-order construction: an explicit stack, so nesting depth never hits the recursion limit.
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, expanded = stack.pop()
+        key = id(current)
+        if key in memo:
+            continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            memo[key] = None
+            continue
+        if isinstance(current, yaml.ScalarNode):
+            memo[key] = _scalar(current)
+        elif not expanded:
+            stack.append((current, True))
+            children: list[yaml.Node] = []
+            if isinstance(current, yaml.SequenceNode):
+                children = list(current.value)
+            elif isinstance(current, yaml.MappingNode):
+                for k, v in current.value:
+                    children.extend((k, v))
+            stack.extend((child, False) for child in children if id(child) not in memo)
+        elif isinstance(current, yaml.SequenceNode):
+            memo[key] = [memo.get(id(child)) for child in current.value]
+        elif isinstance(current, yaml.MappingNode):
+            built: dict[Any, Any] = {}
+            for k, v in current.value:
+                k_value = memo.get(id(k))
+                try:
+                    built[k_value] = memo.get(id(v))
+                except TypeError:  # an unhashable key (a list as a key): keep its text
+                    built[repr(k_value)] = memo.get(id(v))
+            memo[key] = built
+    return memo.get(id(node))
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    try:
+        return _SAFE_CONSTRUCTOR.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, OverflowError):
+        return node.value

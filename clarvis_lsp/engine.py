@@ -1,0 +1,252 @@
+"""One workspace's state and the checks over it: the engine both ``--check`` and the language server drive.
+
+A ``WorkspaceEngine`` resolves the workspace's roots (plugin skills below the preset's or the configured
+roots), discovers skills, plugins and agents once, and then checks files: the file's own rules plus the
+cross-file findings that concern it. Open editor buffers are an ``overlay`` that replaces disk content for
+discovery and checking alike.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clarvis_lsp.config import ProjectConfig
+from clarvis_lsp.discovery import (
+    SKIPPED_DIRS,
+    AgentInfo,
+    AgentSkillsOptions,
+    PluginInfo,
+    SkillConfig,
+    SkillRegistry,
+    SkillRootInput,
+    discover_agents,
+    discover_skills,
+    effective_enabled_plugins,
+    plugin_skill_roots,
+    resolve_config,
+    scan_plugins,
+    workspace_roots,
+)
+from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
+from clarvis_lsp.kinds import FileKind, file_kind
+from clarvis_lsp.model import Diagnostic
+from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.discovery import check_discovery
+from clarvis_lsp.rules.file import check_encoding
+from clarvis_lsp.rules.skill import SkillContext, check_skill
+
+MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
+
+
+@dataclass
+class Discovered:
+    """What discovery found for one workspace."""
+
+    skill_config: SkillConfig
+    registry: SkillRegistry
+    plugins: dict[str, PluginInfo]
+    hidden_plugins: tuple[PluginInfo, ...]
+    enabled_plugins: list[str]
+    agents: dict[str, AgentInfo]
+
+
+@dataclass
+class WorkspaceEngine:
+    """Discovery and checks for one workspace directory."""
+
+    directory: Path
+    config: ProjectConfig
+    home: Path
+    overlay: dict[Path, str] = field(default_factory=dict)
+    explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
+    nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
+    validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)
+    _discovered: Discovered | None = None
+
+    # -- discovery ---------------------------------------------------------------------------------------------
+
+    @property
+    def discovered(self) -> Discovered:
+        if self._discovered is None:
+            self._discovered = self.discover()
+        return self._discovered
+
+    def standalone_roots(self) -> list[SkillRootInput]:
+        if self.explicit_roots is not None:
+            return list(self.explicit_roots)
+        if self.config.roots is not None:
+            return [SkillRootInput(spec.path, spec.scope, spec.source) for spec in self.config.roots]
+        return workspace_roots(
+            self.directory, self.home, preset=self.config.preset, include_user=self.config.include_user
+        )
+
+    def discover(self) -> Discovered:
+        """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration."""
+        follow = self.config.follow_symlinks
+        include_user = self.config.include_user
+        plugin_scan = scan_plugins(self.directory, self.home, include_user=include_user, follow_symlinks=follow)
+        enabled = effective_enabled_plugins(
+            self.directory, self.home, include_user, self.overlay, follow_symlinks=follow
+        )
+        roots = [*plugin_skill_roots(plugin_scan.plugins, enabled), *self.standalone_roots()]
+        skill_config = resolve_config(
+            AgentSkillsOptions(
+                roots=roots,
+                workspace=str(self.directory) if self.validate_workspace else None,
+                cwd=str(self.directory),
+                home=str(self.home),
+                # Discovery never raises here: strict mode turns the findings into errors instead, so a CI run
+                # reports every problem rather than stopping at the first.
+                strict=False,
+                follow_symlinks=follow,
+            )
+        )
+        registry = discover_skills(skill_config, overlay=self.overlay)
+        agents = discover_agents(
+            self.directory,
+            self.home,
+            plugin_scan.plugins,
+            enabled,
+            include_user=include_user,
+            follow_symlinks=follow,
+            overlay=self.overlay,
+        )
+        return Discovered(skill_config, registry, plugin_scan.plugins, plugin_scan.hidden, enabled, agents)
+
+    def invalidate(self) -> None:
+        self._discovered = None
+
+    # -- files -------------------------------------------------------------------------------------------------
+
+    def kind_of(self, path: Path) -> FileKind | None:
+        return file_kind(path, workspace_dirs=frozenset({self.directory}))
+
+    def files(self, under: Path | None = None) -> Iterator[Path]:
+        """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and excludes."""
+        patterns = tuple(self.config.exclude)
+        stack = [under or self.directory]
+        while stack:
+            directory = stack.pop()
+            try:
+                with os.scandir(directory) as iterator:
+                    entries = sorted(iterator, key=lambda entry: entry.name)
+            except OSError:
+                continue
+            subdirectories: list[Path] = []
+            for entry in entries:
+                path = Path(entry.path)
+                relative = os.path.relpath(path, self.directory).replace(os.sep, "/")
+                if _excluded(entry.name, relative, patterns):
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in SKIPPED_DIRS and path not in self.nested:
+                            subdirectories.append(path)
+                        continue
+                    is_file = entry.is_file(follow_symlinks=self.config.follow_symlinks)
+                except OSError:
+                    continue
+                if is_file and self.kind_of(path) is not None:
+                    yield path
+            stack.extend(reversed(subdirectories))
+
+    def read(self, path: Path) -> tuple[str, Findings] | None:
+        """The text of a file (the overlay wins over disk), with encoding findings; None if it cannot be read."""
+        findings = Findings(path)
+        if path in self.overlay:
+            return strip_bom(self.overlay[path]), findings
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES)
+        except OSError:
+            return None
+        decoded = decode(data)
+        if decoded.invalid_utf8_offset is not None:
+            check_encoding(decoded, LineIndex(decoded.text), findings)
+        return decoded.text, findings
+
+    # -- checks ------------------------------------------------------------------------------------------------
+
+    def skill_document(self, path: Path) -> tuple[SkillDocument, Findings] | None:
+        """The parsed SKILL.md: from discovery when it read the file already, else parsed now."""
+        info = self.discovered.registry.by_path(path)
+        if info is not None and path not in self.overlay:
+            findings = Findings(path)
+            if "\ufffd" in info.document.text:  # re-read the bytes only when decoding replaced something
+                read = self.read(path)
+                if read is not None:
+                    findings = read[1]
+            return info.document, findings
+        read = self.read(path)
+        if read is None:
+            return None
+        text, findings = read
+        return parse_skill(path, text), findings
+
+    def check_file(self, path: Path) -> list[Diagnostic]:
+        """The file's own findings (not the cross-file ones: see ``cross_file``)."""
+        kind = self.kind_of(path)
+        if kind is FileKind.SKILL:
+            parsed = self.skill_document(path)
+            if parsed is None:
+                return []
+            document, findings = parsed
+            check_skill(document, SkillContext(agents=self.discovered.agents), findings)
+            return findings.items
+        return []
+
+    def cross_file(self) -> list[Diagnostic]:
+        """Findings that depend on more than one file (discovery), on whichever file they concern."""
+        return check_discovery(self.discovered.registry, strict=self.config.strict)
+
+
+def _excluded(name: str, relative: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(relative, pattern) for pattern in patterns)
+
+
+def apply_rule_settings(
+    diagnostics: Iterable[Diagnostic],
+    config: ProjectConfig,
+    *,
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+) -> list[Diagnostic]:
+    """Apply configured severities, ``off``, and the CLI's ``--select``/``--ignore`` (codes or families)."""
+    selected = tuple(select)
+    ignored = tuple(ignore)
+    kept: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        if selected and not any(_code_matches(diagnostic.code, pattern) for pattern in selected):
+            continue
+        if any(_code_matches(diagnostic.code, pattern) for pattern in ignored):
+            continue
+        severity = config.severity_for(diagnostic.code, diagnostic.severity)
+        if severity is None:
+            continue
+        if severity != diagnostic.severity:
+            diagnostic = Diagnostic(
+                diagnostic.path,
+                diagnostic.range,
+                severity,
+                diagnostic.code,
+                diagnostic.message,
+                diagnostic.related,
+                diagnostic.fixes,
+                diagnostic.data,
+            )
+        kept.append(diagnostic)
+    return kept
+
+
+def _code_matches(code: str, pattern: str) -> bool:
+    """``skill/unknown-field`` matches itself, ``skill``, ``skill/`` and ``skill/*``."""
+    pattern = pattern.strip()
+    if pattern == code:
+        return True
+    family = pattern.rstrip("*").rstrip("/")
+    return "/" not in family and code.split("/", 1)[0] == family

@@ -1,0 +1,102 @@
+"""Applying the fixes that travel with diagnostics: ``--fix`` writes them, ``--diff`` shows them.
+
+A fix changes only the bytes its edits name: the file is decoded, the edits are spliced into the text, and the
+text is encoded back with the BOM it had, so line endings and everything else stay as they were. A file that
+does not parse (or is not valid UTF-8) is never touched, because positions in a broken file are guesses.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from clarvis_lsp.documents.text import LineIndex, decode
+from clarvis_lsp.model import Diagnostic, Fix, TextEdit
+
+# Findings that mean the file did not parse: no fix is applied to such a file.
+UNPARSED_CODES = frozenset({"skill/no-frontmatter", "skill/invalid-yaml", "json/syntax", "file/encoding"})
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """The outcome of fixing one file."""
+
+    path: Path
+    before: str
+    after: str
+    had_bom: bool
+    applied: tuple[Fix, ...]
+
+    def diff(self, display: str) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                fromfile=f"a/{display}",
+                tofile=f"b/{display}",
+            )
+        )
+
+    def write(self) -> None:
+        data = self.after.encode("utf-8")
+        self.path.write_bytes((b"\xef\xbb\xbf" + data) if self.had_bom else data)
+
+
+def plan_fixes(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> list[FileFix]:
+    """Work out the fixed text of every file that has applicable fixes (nothing is written)."""
+    by_path: dict[Path, list[Diagnostic]] = defaultdict(list)
+    for diagnostic in diagnostics:
+        by_path[diagnostic.path].append(diagnostic)
+    planned: list[FileFix] = []
+    for path, found in sorted(by_path.items()):
+        if any(diagnostic.code in UNPARSED_CODES for diagnostic in found):
+            continue
+        fixes = [fix for diagnostic in found for fix in diagnostic.fixes[:1] if fix.safe or unsafe]
+        if not fixes:
+            continue
+        try:
+            decoded = decode(path.read_bytes())
+        except OSError:
+            continue
+        if decoded.invalid_utf8_offset is not None:
+            continue
+        after, applied = _apply(decoded.text, path, fixes)
+        if applied and after != decoded.text:
+            planned.append(FileFix(path, decoded.text, after, decoded.had_bom, tuple(applied)))
+    return planned
+
+
+def _apply(text: str, path: Path, fixes: list[Fix]) -> tuple[str, list[Fix]]:
+    """Splice non-overlapping fixes into ``text``; a fix that overlaps one already taken waits for a next run."""
+    lines = LineIndex(text)
+    taken: list[tuple[int, int]] = []
+    chosen: list[tuple[int, int, str]] = []
+    applied: list[Fix] = []
+    for fix in fixes:
+        spans = [_span(lines, edit) for edit in fix.edits if edit.path == path]
+        if len(spans) != len(fix.edits) or any(_overlaps(span, taken) for span in spans):
+            continue
+        for (start, end), edit in zip(spans, fix.edits, strict=True):
+            taken.append((start, end))
+            chosen.append((start, end, edit.new_text))
+        applied.append(fix)
+    for start, end, new_text in sorted(chosen, key=lambda item: (item[0], item[1]), reverse=True):
+        text = text[:start] + new_text + text[end:]
+    return text, applied
+
+
+def _span(lines: LineIndex, edit: TextEdit) -> tuple[int, int]:
+    return lines.offset(edit.range.start), lines.offset(edit.range.end)
+
+
+def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    start, end = span
+    for other_start, other_end in taken:
+        if start < other_end and other_start < end:
+            return True
+        if start == end == other_start == other_end:  # two insertions at one point: order would be a guess
+            return True
+    return False

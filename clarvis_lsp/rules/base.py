@@ -1,0 +1,73 @@
+"""Shared machinery of the rule families: collecting findings and suggesting the name that was meant."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity
+from clarvis_lsp.rules.catalogue import RULES
+
+
+class Findings:
+    """Collects the diagnostics of one file; each rule adds to it independently, so none masks another."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.items: list[Diagnostic] = []
+
+    def add(
+        self,
+        code: str,
+        range_: Range,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        related: Iterable[Related] = (),
+        fixes: Iterable[Fix] = (),
+        data: dict[str, object] | None = None,
+    ) -> None:
+        declared = RULES[code]  # a KeyError here means a rule reported a code it never declared
+        self.items.append(
+            Diagnostic(
+                path=self.path,
+                range=range_,
+                severity=severity if severity is not None else declared.severity,
+                code=code,
+                message=message,
+                related=tuple(related),
+                fixes=tuple(fixes),
+                data=data or {},
+            )
+        )
+
+
+def _normalise(name: str) -> str:
+    """Fold case and separators, so `userInvocable`, `user_invocable` and `User-Invocable` compare equal."""
+    return re.sub(r"[-_\s.]", "", name).lower()
+
+
+def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.75) -> str | None:
+    """The candidate a near miss most likely meant, or None.
+
+    Separator and case variants win outright (`PreToolUse` → `pre_tool_use`); otherwise difflib's ratio on
+    the normalised forms decides, so `user-invokable` → `user-invocable` and `enabledPlugin` → `enabledPlugins`.
+    """
+    if not word:
+        return None
+    folded = _normalise(word)
+    by_folded = {_normalise(candidate): candidate for candidate in candidates}
+    if folded in by_folded and by_folded[folded] != word:
+        return by_folded[folded]
+    matches = difflib.get_close_matches(folded, list(by_folded), n=1, cutoff=cutoff)
+    if matches and by_folded[matches[0]] != word:
+        return by_folded[matches[0]]
+    return None
+
+
+def did_you_mean(word: str, candidates: Sequence[str]) -> str:
+    """A message tail: ` Did you mean "x"?` or the empty string."""
+    suggestion = closest(word, candidates)
+    return f' Did you mean "{suggestion}"?' if suggestion else ""

@@ -1,0 +1,145 @@
+"""The ``discovery/*`` rules: which copy of a skill wins across ordered roots, and which copies never load.
+
+These findings are cross-file: each one sits on one copy's ``name`` and points (``related``) at the copy that
+decides its fate, so an editor can jump between them and the CLI can print both places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from clarvis_lsp.discovery import DiscoveryWarning, SkillInfo, SkillRegistry
+from clarvis_lsp.documents.skill import SkillDocument
+from clarvis_lsp.model import Diagnostic, Range, Related, Severity
+from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.catalogue import rule
+
+DUPLICATE_NAME = rule(
+    "discovery/duplicate-name",
+    Severity.WARNING,
+    "Another directory of the same root declares this name; this copy is skipped (an error in strict mode).",
+    why="Within one root the first directory in sorted order wins and the others are silently skipped, so "
+    "edits to this copy have no effect. With `strict`, Clarvis refuses to start.",
+    example=".clarvis/skills/a/SKILL.md and .clarvis/skills/b/SKILL.md both with `name: review`",
+    fix="Rename one of the skills, or delete the copy you do not want.",
+    file_kind="skill",
+)
+SHADOWED = rule(
+    "discovery/shadowed",
+    Severity.WARNING,
+    "A higher-precedence root has a skill of this name: this copy is never loaded.",
+    why="Roots are ordered and the last one wins: a personal `~/.clarvis/skills/review` hides the workspace's "
+    "`.agents/skills/review`, so changes here never reach the agent.",
+    example="~/.clarvis/skills/review/SKILL.md and .agents/skills/review/SKILL.md, both `name: review`",
+    fix="Rename this skill if both should exist, or remove the copy you no longer want.",
+    file_kind="skill",
+)
+OVERRIDES = rule(
+    "discovery/overrides",
+    Severity.INFORMATION,
+    "This skill overrides lower-precedence copies of the same name.",
+    why="An override is normal precedence, not an error, but it is easy to forget that another copy exists.",
+    example=".clarvis/skills/review/SKILL.md overriding ~/.clarvis/skills/review/SKILL.md",
+    fix="Nothing to fix when intended; otherwise rename this skill.",
+    file_kind="skill",
+)
+SYMLINK_IGNORED = rule(
+    "discovery/symlink-ignored",
+    Severity.INFORMATION,
+    "`followSymlinks` is false and this skill directory, manifest or resource is a symlink, so it is ignored.",
+    why="With symlinks off, Clarvis neither reads nor follows them: the linked skill or resource is not there "
+    "for the agent.",
+    example=".clarvis/skills/shared -> ../../shared-skills/shared   (with followSymlinks = false)",
+    fix="Copy the files in place, or turn `followSymlinks` on.",
+    file_kind="skill",
+)
+
+
+def name_range(document: SkillDocument | None) -> Range:
+    """Where a skill's identity is written: its `name` value, else the first line."""
+    if document is None:
+        return Range.point(0, 0)
+    entry = document.entry("name")
+    return entry.value_range if entry is not None else document.first_line_range()
+
+
+def _describe(skill: SkillInfo) -> str:
+    source = f"/{skill.source}" if skill.source else ""
+    return f"{skill.scope}{source} root #{skill.root_index}"
+
+
+def check_discovery(registry: SkillRegistry, *, strict: bool) -> list[Diagnostic]:
+    """Every discovery finding of a registry, on whichever file it concerns."""
+    found: list[Diagnostic] = []
+    for name in registry.names():
+        winner = registry.winner(name)
+        if winner is None:
+            continue
+        losers = registry.shadowed(name)
+        if not losers:
+            continue
+        for loser in losers:
+            findings = Findings(loser.path)
+            findings.add(
+                SHADOWED.code,
+                name_range(loser.document),
+                f'Shadowed by {winner.path} ({_describe(winner)}): this copy of "{name}" is never loaded. '
+                "Rename it, or remove the copy you no longer want.",
+                related=[Related(winner.path, name_range(winner.document), f'the winning copy of "{name}"')],
+                data={"winner": str(winner.path)},
+            )
+            found.extend(findings.items)
+        findings = Findings(winner.path)
+        count = len(losers)
+        findings.add(
+            OVERRIDES.code,
+            name_range(winner.document),
+            f'Overrides {count} lower-precedence {"copy" if count == 1 else "copies"} of "{name}": '
+            + ", ".join(str(loser.path) for loser in losers)
+            + ".",
+            related=[
+                Related(loser.path, name_range(loser.document), f"shadowed copy ({_describe(loser)})")
+                for loser in losers
+            ],
+            data={"shadowed": [str(loser.path) for loser in losers]},
+        )
+        found.extend(findings.items)
+    found.extend(_warning_findings(registry.warnings, registry, strict=strict))
+    return found
+
+
+def _warning_findings(
+    warnings: Iterable[DiscoveryWarning], registry: SkillRegistry, *, strict: bool
+) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for warning in warnings:
+        findings = Findings(Path(warning.path))
+        if warning.kind == "duplicate" and warning.other is not None:
+            kept = registry.by_path(Path(warning.other))
+            skipped_document = _skipped_document(registry, Path(warning.path))
+            kept_range = name_range(kept.document if kept else None)
+            findings.add(
+                DUPLICATE_NAME.code,
+                name_range(skipped_document),
+                f"{Path(warning.other).parent.name}/ in the same root declares the same name and comes first in "
+                "sorted order: this copy is skipped. Rename one of the two skills.",
+                severity=Severity.ERROR if strict else Severity.WARNING,
+                related=[Related(Path(warning.other), kept_range, "the copy that is kept")],
+            )
+        elif warning.kind == "symlink-ignored":
+            findings.add(
+                SYMLINK_IGNORED.code,
+                Range.point(0, 0),
+                f"{warning.message} (followSymlinks is false): Clarvis ignores it.",
+            )
+        found.extend(findings.items)
+    return found
+
+
+def _skipped_document(registry: SkillRegistry, path: Path) -> SkillDocument | None:
+    for skipped in registry.skipped:
+        info = getattr(skipped, "skill", None)
+        if isinstance(info, SkillInfo) and info.path == path:
+            return info.document
+    return None

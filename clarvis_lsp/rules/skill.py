@@ -1,0 +1,573 @@
+"""The ``skill/*`` rules: one SKILL.md on its own (frontmatter, fields, body links).
+
+Each rule reads the parsed document independently, so a broken field never hides another finding. Rules that
+need the frontmatter as a mapping stay quiet when it is not one: ``skill/no-frontmatter`` or
+``skill/invalid-yaml`` already says why, at the place the parser stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+import yaml
+
+from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument
+from clarvis_lsp.model import Fix, Position, Range, Related, Severity, TextEdit
+from clarvis_lsp.rules.base import Findings, closest, did_you_mean
+from clarvis_lsp.rules.catalogue import rule
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9._-]+\Z")
+NAME_MAX_LENGTH = 128
+KNOWN_FIELDS: tuple[str, ...] = (
+    "name",
+    "description",
+    "agent",
+    "version",
+    "license",
+    "argument-hint",
+    "user-invocable",
+    "allowed-tools",
+    "tools",
+)
+DESCRIPTION_STUB = "TODO: say what this skill does and when to use it"
+
+NO_FRONTMATTER = rule(
+    "skill/no-frontmatter",
+    Severity.ERROR,
+    "SKILL.md does not start with a `---` frontmatter block, or the block is never closed.",
+    why="Clarvis reads a skill's name and description from the YAML frontmatter; without it the skill is "
+    "skipped at discovery and never offered.",
+    example="# My skill\nDoes things.",
+    fix="Start the file with a `---` line, the `name:` and `description:` fields, and a closing `---` line.",
+    file_kind="skill",
+)
+INVALID_YAML = rule(
+    "skill/invalid-yaml",
+    Severity.ERROR,
+    "The frontmatter is not valid YAML, or not a mapping of fields.",
+    why="A frontmatter that does not parse makes Clarvis skip the skill; the error is reported where the "
+    "YAML parser stopped.",
+    example="---\nname: [demo\ndescription: x\n---",
+    fix="Correct the YAML at the reported place; the frontmatter must be `key: value` lines.",
+    file_kind="skill",
+)
+DUPLICATE_KEY = rule(
+    "skill/duplicate-key",
+    Severity.ERROR,
+    "A frontmatter key appears twice.",
+    why="YAML loaders silently keep the last value, so the first one looks effective but is not.",
+    example="---\nname: a\ndescription: x\nname: b\n---",
+    fix="Keep one of the two keys.",
+    file_kind="skill",
+)
+MISSING_NAME = rule(
+    "skill/missing-name",
+    Severity.ERROR,
+    "The frontmatter has no `name`, or it is empty.",
+    why="A skill's identity is its frontmatter name, not its directory; without one it is skipped.",
+    example="---\ndescription: Formats SQL\n---",
+    fix="Add `name:` with the skill's directory name.",
+    file_kind="skill",
+)
+INVALID_NAME = rule(
+    "skill/invalid-name",
+    Severity.ERROR,
+    "`name` is not a string of letters, digits, `.`, `_` and `-`, or is longer than 128 characters.",
+    why="Clarvis turns the name into a slash command and a registry key; other characters are rejected.",
+    example="---\nname: my skill!\ndescription: x\n---",
+    fix="Use only letters, digits, `.`, `_` and `-` (for example `my-skill`).",
+    file_kind="skill",
+)
+NAME_DIRECTORY_MISMATCH = rule(
+    "skill/name-directory-mismatch",
+    Severity.WARNING,
+    "`name` differs from the skill's directory name.",
+    why="The name is the identity; a different directory name makes the skill hard to find and makes "
+    "shadowing between roots surprising.",
+    example="skills/sql-format/SKILL.md with `name: format-sql`",
+    fix="Set `name` to the directory name, or rename the directory.",
+    file_kind="skill",
+)
+MISSING_DESCRIPTION = rule(
+    "skill/missing-description",
+    Severity.ERROR,
+    "The frontmatter has no `description`, or it is empty or blank.",
+    why="The description is what the agent reads to decide when to use the skill; without it the skill is skipped.",
+    example="---\nname: sql-format\n---",
+    fix="Add `description:` with a short sentence saying what the skill does and when to use it.",
+    file_kind="skill",
+)
+UNKNOWN_FIELD = rule(
+    "skill/unknown-field",
+    Severity.WARNING,
+    "A frontmatter key that Clarvis does not know.",
+    why="Unknown keys are ignored silently at run time, so a misspelled `user-invokable` never takes effect.",
+    example="---\nname: a\ndescription: x\nuser-invokable: false\n---",
+    fix="Correct the spelling (the message suggests the closest known key) or remove the field.",
+    file_kind="skill",
+)
+INVALID_FIELD_TYPE = rule(
+    "skill/invalid-field-type",
+    Severity.ERROR,
+    "A known frontmatter field has the wrong type.",
+    why='Clarvis expects each field\'s type: `user-invocable: "yes"` is a string, not a boolean, and an '
+    "unquoted `version: 1.0` is the float 1.0 (so `1.10` would become `1.1`).",
+    example='---\nname: a\ndescription: x\nuser-invocable: "yes"\nversion: 1.0\n---',
+    fix="Write booleans as true/false, versions as quoted strings, and hints/tools as a string or a list of strings.",
+    file_kind="skill",
+)
+TOOLS_ALIAS_CONFLICT = rule(
+    "skill/tools-alias-conflict",
+    Severity.WARNING,
+    "Both `allowed-tools` and its alias `tools` are present.",
+    why="`tools` is an alias of `allowed-tools`; with both, one silently replaces the other.",
+    example="---\nname: a\ndescription: x\nallowed-tools: [Read]\ntools: [Write]\n---",
+    fix="Keep one of the two fields.",
+    file_kind="skill",
+)
+UNKNOWN_AGENT = rule(
+    "skill/unknown-agent",
+    Severity.WARNING,
+    "`agent` names no discovered agent (`<name>` or `<plugin>:<name>`).",
+    why="Slash invocation hands the skill to that agent; an unknown agent means the invocation fails.",
+    example="---\nname: a\ndescription: x\nagent: reviewr\n---",
+    fix="Use the name of an agent in `.clarvis/agents/`, `~/.clarvis/agents/` or `<plugin>:<agent>`.",
+    file_kind="skill",
+)
+BROKEN_LINK = rule(
+    "skill/broken-link",
+    Severity.WARNING,
+    "A relative link or image in the body points to no file inside the skill directory.",
+    why="Skills are copied and installed as directories; a link to a missing file, or to one outside the "
+    "skill, is broken for the agent and for people reading the skill.",
+    example="See [the reference](references/api.md)   (with no references/api.md)",
+    fix="Create the file inside the skill directory or correct the link.",
+    file_kind="skill",
+)
+
+
+@dataclass(frozen=True)
+class SkillContext:
+    """What the workspace knows that a single SKILL.md cannot: the agents it may name."""
+
+    agents: Mapping[str, object] | None = None  # qualified agent names; None when agents were not discovered
+
+
+def check_skill(document: SkillDocument, context: SkillContext, findings: Findings) -> None:
+    """Run every ``skill/*`` rule on one parsed SKILL.md."""
+    _check_structure(document, findings)
+    if not document.frontmatter_ok:
+        _check_links(document, findings)
+        return
+    _check_duplicate_keys(document, findings)
+    _check_name(document, findings)
+    _check_description(document, findings)
+    _check_unknown_fields(document, findings)
+    _check_field_types(document, findings)
+    _check_tools_alias(document, findings)
+    _check_agent(document, context, findings)
+    _check_links(document, findings)
+
+
+def _newline(document: SkillDocument) -> str:
+    return "\r\n" if "\r\n" in document.text else "\n"
+
+
+def _insert_after_open(document: SkillDocument, text: str) -> TextEdit:
+    """An edit inserting a line just after the opening fence."""
+    line = document.open_line + 1
+    return TextEdit(document.path, Range.point(line, 0), text + _newline(document))
+
+
+def _remove_entry(document: SkillDocument, entry: FrontmatterEntry) -> TextEdit:
+    first, after = entry.line_span
+    return TextEdit(document.path, Range(Position(first, 0), Position(after, 0)), "")
+
+
+def _set_value(document: SkillDocument, entry: FrontmatterEntry, text: str) -> TextEdit:
+    """An edit replacing an entry's value; an empty value gets the space YAML needs after the colon."""
+    if entry.value_range.start == entry.value_range.end:
+        line_text = document.lines.line_text(entry.value_range.start.line)
+        needs_space = not line_text[entry.value_range.start.character :].startswith(" ")
+        return TextEdit(document.path, entry.value_range, (" " if needs_space else "") + text)
+    return TextEdit(document.path, entry.value_range, text)
+
+
+def _yaml_scalar(text: str) -> str:
+    """``text`` as a YAML scalar that reads back as the same string (quoted only when needed)."""
+    try:
+        if NAME_PATTERN.match(text) and yaml.safe_load(text) == text:
+            return text
+    except yaml.YAMLError:
+        pass
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _check_structure(document: SkillDocument, findings: Findings) -> None:
+    if not document.has_frontmatter:
+        first = document.first_line_range()
+        if first.end.character == 0 and document.lines.line_count == 1:
+            message = "SKILL.md is empty: start it with a `---` frontmatter block holding `name` and `description`."
+        else:
+            message = (
+                "SKILL.md must start with a `---` frontmatter block holding `name` and `description`; "
+                "without it Clarvis skips the skill."
+            )
+        directory = document.path.parent.name
+        stub = (
+            f"---{_newline(document)}name: {_yaml_scalar(directory)}{_newline(document)}"
+            f"description: {DESCRIPTION_STUB}{_newline(document)}---{_newline(document)}"
+        )
+        fix = Fix(
+            "Add a frontmatter block with name and description",
+            (TextEdit(document.path, Range.point(0, 0), stub),),
+            safe=False,
+        )
+        findings.add(NO_FRONTMATTER.code, first, message, fixes=[fix])
+        return
+    if not document.frontmatter_closed:
+        findings.add(
+            NO_FRONTMATTER.code,
+            document.first_line_range(),
+            "The frontmatter opened here is never closed: add a `---` line after its last field.",
+        )
+        return
+    if document.yaml_problem is not None:
+        findings.add(
+            INVALID_YAML.code,
+            document.yaml_problem.range,
+            f"Invalid YAML in the frontmatter: {document.yaml_problem.message}. Clarvis skips this skill "
+            "until it parses.",
+        )
+    elif document.not_a_mapping is not None:
+        findings.add(
+            INVALID_YAML.code,
+            document.not_a_mapping,
+            "The frontmatter must be a mapping of `key: value` fields, not a list or a single value.",
+        )
+
+
+def _check_duplicate_keys(document: SkillDocument, findings: Findings) -> None:
+    first_seen: dict[str, FrontmatterEntry] = {}
+    for entry in document.entries:
+        earlier = first_seen.get(entry.key)
+        if earlier is None:
+            first_seen[entry.key] = entry
+            continue
+        findings.add(
+            DUPLICATE_KEY.code,
+            entry.key_range,
+            f'"{entry.key}" appears twice (first on line {earlier.key_range.start.line + 1}); YAML keeps only '
+            "this last value. Remove one of them.",
+            related=[Related(document.path, earlier.key_range, f'first "{entry.key}"')],
+        )
+
+
+def _check_name(document: SkillDocument, findings: Findings) -> None:
+    entry = document.entry("name")
+    directory = document.path.parent.name
+    directory_is_valid = bool(NAME_PATTERN.match(directory)) and len(directory) <= NAME_MAX_LENGTH
+    if entry is None or (entry.is_scalar and entry.value in (None, "")):
+        fixes = []
+        if directory_is_valid:
+            edit = (
+                _insert_after_open(document, f"name: {_yaml_scalar(directory)}")
+                if entry is None
+                else _set_value(document, entry, _yaml_scalar(directory))
+            )
+            fixes.append(Fix(f'Set name to the directory name "{directory}"', (edit,)))
+        findings.add(
+            MISSING_NAME.code,
+            entry.key_range if entry is not None else document.first_line_range(),
+            "The skill has no name: add `name:` (usually the directory name); without it Clarvis skips the skill.",
+            fixes=fixes,
+        )
+        return
+    value = entry.value
+    if not entry.is_scalar or not isinstance(value, str):
+        findings.add(
+            INVALID_NAME.code,
+            entry.value_range,
+            f"`name` must be a string, not a {entry.yaml_type}: quote it or use letters, digits, `.`, `_` and `-`.",
+        )
+        return
+    if not NAME_PATTERN.match(value):
+        bad = sorted({char for char in value if not re.match(r"[A-Za-z0-9._-]", char)})
+        shown = ", ".join(repr(char) for char in bad[:5])
+        findings.add(
+            INVALID_NAME.code,
+            entry.value_range,
+            f'Invalid skill name "{value}": {shown} not allowed; use only letters, digits, `.`, `_` and `-`.',
+        )
+    elif len(value) > NAME_MAX_LENGTH:
+        findings.add(
+            INVALID_NAME.code,
+            entry.value_range,
+            f"The skill name is {len(value)} characters long; the limit is {NAME_MAX_LENGTH}.",
+        )
+    if value != directory and directory:
+        fixes = []
+        if directory_is_valid:
+            fixes.append(
+                Fix(
+                    f'Set name to the directory name "{directory}"',
+                    (TextEdit(document.path, entry.value_range, _yaml_scalar(directory)),),
+                    safe=False,  # a rename changes the skill's identity and its precedence
+                )
+            )
+        findings.add(
+            NAME_DIRECTORY_MISMATCH.code,
+            entry.value_range,
+            f'The name "{value}" differs from its directory "{directory}": rename one so they match.',
+            fixes=fixes,
+        )
+
+
+def _check_description(document: SkillDocument, findings: Findings) -> None:
+    entry = document.entry("description")
+    if entry is None:
+        anchor = document.entry("name")
+        edit = (
+            TextEdit(
+                document.path,
+                Range.point(anchor.line_span[1], 0),
+                f"description: {DESCRIPTION_STUB}{_newline(document)}",
+            )
+            if anchor is not None
+            else _insert_after_open(document, f"description: {DESCRIPTION_STUB}")
+        )
+        findings.add(
+            MISSING_DESCRIPTION.code,
+            anchor.key_range if anchor is not None else document.first_line_range(),
+            "The skill has no description: add `description:` saying what it does and when to use it; "
+            "without it Clarvis skips the skill.",
+            fixes=[Fix("Add a description stub", (edit,), safe=False)],
+        )
+        return
+    value = entry.value
+    if entry.is_scalar and (value is None or (isinstance(value, str) and not value.strip())):
+        findings.add(
+            MISSING_DESCRIPTION.code,
+            Range(entry.key_range.start, entry.value_range.end),
+            "The description is empty: say what the skill does and when to use it.",
+            fixes=[
+                Fix(
+                    "Add a description stub",
+                    (_set_value(document, entry, DESCRIPTION_STUB),),
+                    safe=False,
+                )
+            ],
+        )
+
+
+def _check_unknown_fields(document: SkillDocument, findings: Findings) -> None:
+    present = {entry.key for entry in document.entries}
+    for entry in document.entries:
+        if entry.key in KNOWN_FIELDS:
+            continue
+        suggestion = closest(entry.key, KNOWN_FIELDS)
+        fixes = []
+        if suggestion is not None and suggestion not in present:
+            fixes.append(
+                Fix(
+                    f'Rename "{entry.key}" to "{suggestion}"',
+                    (TextEdit(document.path, entry.key_range, suggestion),),
+                )
+            )
+        fixes.append(Fix(f'Remove the field "{entry.key}"', (_remove_entry(document, entry),), safe=False))
+        message = f'Unknown frontmatter field "{entry.key}": Clarvis ignores it.'
+        if suggestion is not None:
+            message += f' Did you mean "{suggestion}"?'
+        else:
+            message += " Known fields: " + ", ".join(KNOWN_FIELDS) + "."
+        findings.add(UNKNOWN_FIELD.code, entry.key_range, message, fixes=fixes)
+
+
+def _is_string_list(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.SequenceNode) and all(
+        isinstance(item, yaml.ScalarNode) and item.tag.endswith(":str") for item in node.value
+    )
+
+
+def _is_string(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":str")
+
+
+def _check_field_types(document: SkillDocument, findings: Findings) -> None:
+    for key in ("description", "agent", "license"):
+        entry = document.entry(key)
+        if entry is None or (entry.is_scalar and entry.value is None) or _is_string(entry.node):
+            continue
+        findings.add(
+            INVALID_FIELD_TYPE.code,
+            entry.value_range,
+            f"`{key}` must be a string, not a {entry.yaml_type}.",
+        )
+    _check_version(document, findings)
+    _check_user_invocable(document, findings)
+    for key in ("argument-hint", "allowed-tools", "tools"):
+        entry = document.entry(key)
+        if entry is None or _is_string(entry.node) or _is_string_list(entry.node):
+            continue
+        findings.add(
+            INVALID_FIELD_TYPE.code,
+            entry.value_range,
+            f"`{key}` must be a string or a list of strings, not a {entry.yaml_type}.",
+        )
+
+
+def _check_version(document: SkillDocument, findings: Findings) -> None:
+    entry = document.entry("version")
+    if entry is None or _is_string(entry.node):
+        return
+    if entry.is_scalar and entry.yaml_type in ("float", "integer"):
+        written = document.text[
+            document.lines.offset(entry.value_range.start) : document.lines.offset(entry.value_range.end)
+        ]
+        findings.add(
+            INVALID_FIELD_TYPE.code,
+            entry.value_range,
+            f"`version: {written}` is a YAML {entry.yaml_type} ({entry.value!r}), not the text you wrote: "
+            f'quote it as "{written}".',
+            severity=Severity.WARNING,
+            fixes=[
+                Fix(
+                    f'Quote the version as "{written}"',
+                    (TextEdit(document.path, entry.value_range, f'"{written}"'),),
+                )
+            ],
+        )
+        return
+    findings.add(INVALID_FIELD_TYPE.code, entry.value_range, f"`version` must be a string, not a {entry.yaml_type}.")
+
+
+_BOOLEAN_WORDS = {
+    "true": "true",
+    "false": "false",
+    "yes": "true",
+    "no": "false",
+    "on": "true",
+    "off": "false",
+}
+
+
+def _check_user_invocable(document: SkillDocument, findings: Findings) -> None:
+    entry = document.entry("user-invocable")
+    if entry is None or (entry.is_scalar and isinstance(entry.value, bool)):
+        return
+    fixes = []
+    if entry.is_scalar and isinstance(entry.value, str) and entry.value.strip().lower() in _BOOLEAN_WORDS:
+        meant = _BOOLEAN_WORDS[entry.value.strip().lower()]
+        fixes.append(Fix(f"Write the boolean {meant}", (TextEdit(document.path, entry.value_range, meant),)))
+    findings.add(
+        INVALID_FIELD_TYPE.code,
+        entry.value_range,
+        f"`user-invocable` must be a boolean (true or false), not a {entry.yaml_type}.",
+        fixes=fixes,
+    )
+
+
+def _check_tools_alias(document: SkillDocument, findings: Findings) -> None:
+    allowed = document.entry("allowed-tools")
+    alias = document.entry("tools")
+    if allowed is None or alias is None:
+        return
+    findings.add(
+        TOOLS_ALIAS_CONFLICT.code,
+        alias.key_range,
+        "`tools` is an alias of `allowed-tools`, and both are set: keep one of them.",
+        related=[Related(document.path, allowed.key_range, "`allowed-tools` is set here")],
+    )
+
+
+def _check_agent(document: SkillDocument, context: SkillContext, findings: Findings) -> None:
+    entry = document.entry("agent")
+    if context.agents is None or entry is None or not _is_string(entry.node):
+        return
+    name = str(entry.value).strip()
+    if not name or name in context.agents:
+        return
+    known = sorted(context.agents)
+    message = f'No agent named "{name}" was found in .clarvis/agents/, ~/.clarvis/agents/ or the plugins.'
+    message += did_you_mean(name, known) or (
+        " Known agents: " + ", ".join(known[:10]) + "." if known else " Add the agent file or remove `agent`."
+    )
+    findings.add(UNKNOWN_AGENT.code, entry.value_range, message)
+
+
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_INLINE_LINK = re.compile(r"(!?)\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _check_links(document: SkillDocument, findings: Findings) -> None:
+    """Relative links and images in the body must name files inside the skill directory."""
+    directory = str(document.path.parent)
+    fence: str | None = None
+    for line_number in range(document.body_start_line, document.lines.line_count):
+        line = document.lines.line_text(line_number)
+        fence_match = _FENCE_LINE.match(line)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        masked = _INLINE_CODE.sub(lambda match: " " * len(match.group(0)), line)
+        targets = [(m.start(2), m.group(2), m.group(1) == "!") for m in _INLINE_LINK.finditer(masked)]
+        definition = _REFERENCE_DEFINITION.match(masked)
+        if definition:
+            targets.append((definition.start(1), definition.group(1), False))
+        for column, raw, is_image in targets:
+            _check_link_target(document, findings, directory, line_number, column, raw, is_image)
+
+
+def _check_link_target(
+    document: SkillDocument,
+    findings: Findings,
+    directory: str,
+    line: int,
+    column: int,
+    raw: str,
+    is_image: bool,
+) -> None:
+    target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
+    if (
+        not target
+        or target.startswith(("#", "/", "\\", "//"))
+        or _SCHEME.match(target)
+        or "$" in target
+        or "{{" in target
+    ):
+        return
+    file_part = unquote(re.split(r"[#?]", target, maxsplit=1)[0])
+    if not file_part:
+        return
+    resolved = os.path.normpath(os.path.join(directory, file_part))
+    kind = "Image" if is_image else "Link"
+    range_ = Range(Position(line, column), Position(line, column + len(raw)))
+    if os.path.commonpath([directory, resolved]) != directory:
+        findings.add(
+            BROKEN_LINK.code,
+            range_,
+            f'{kind} "{target}" points outside the skill directory: skills are installed as a directory, so '
+            "copy the file into it and link to the copy.",
+        )
+        return
+    if not os.path.lexists(resolved):
+        findings.add(
+            BROKEN_LINK.code,
+            range_,
+            f'{kind} "{target}" points to no file: create {Path(resolved).relative_to(directory).as_posix()} '
+            "in the skill directory or correct the link.",
+        )
