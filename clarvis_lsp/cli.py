@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     modes.add_argument("--check", action="store_true", help="check every recognised file under PATH (default .)")
     modes.add_argument("--list", action="store_true", help="print the effective skills and the copies they shadow")
     modes.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
+    modes.add_argument("--list-rules", action="store_true", help="print the rule catalogue as a Markdown table")
     modes.add_argument("--version", action="version", version=f"clarvis-lsp {__version__}")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
 
@@ -84,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.explain:
         return _explain(args.explain)
+    if args.list_rules:
+        print(rules_table(), end="")
+        return EXIT_OK
     if args.check or args.list or args.fix or args.diff:
         return _run_check(args)
     if args.paths:
@@ -91,6 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from clarvis_lsp.server import serve  # imported here: the headless paths never load pygls
 
     return serve(tcp=args.tcp, ws=args.ws, host=args.host, port=args.port)
+
+
+def rules_table() -> str:
+    """The catalogue as the Markdown table README.md embeds (a test keeps the two equal)."""
+    rows = ["| code | severity | when |", "| --- | --- | --- |"]
+    rows += [f"| `{rule.code}` | {rule.severity.label} | {rule.summary} |" for rule in all_rules()]
+    return "\n".join(rows) + "\n"
 
 
 def _explain(code: str) -> int:

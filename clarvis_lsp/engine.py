@@ -145,7 +145,8 @@ class WorkspaceEngine:
                     continue
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.name not in SKIPPED_DIRS and path not in self.nested:
+                        # The home directory's .clarvis is the personal configuration, never workspace files.
+                        if entry.name not in SKIPPED_DIRS and path not in self.nested and path != self.home:
                             subdirectories.append(path)
                         continue
                     is_file = entry.is_file(follow_symlinks=self.config.follow_symlinks)

@@ -29,6 +29,7 @@ from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import decode, strip_bom
 
 SKILL_FILE = "SKILL.md"
+_RESOURCE_NAMES = frozenset(RESOURCE_DIRS)
 
 MAX_RESOURCES = 10_000
 """Resource files listed per skill at most. A skill with ``assets/node_modules`` must not make discovery (and
@@ -65,7 +66,8 @@ class DirScan:
         self.warnings = warnings
 
     def __repr__(self) -> str:
-        return f"DirScan({self.dir_name!r}, skill={self.skill.name if self.skill else None!r}, warnings={len(self.warnings)})"
+        name = self.skill.name if self.skill else None
+        return f"DirScan({self.dir_name!r}, skill={name!r}, warnings={len(self.warnings)})"
 
 
 class RootScan:
@@ -347,9 +349,16 @@ def read_skill_dir(
     elif not is_dir:
         return None
 
+    # One listing gives both SKILL.md's type (from d_type, without following it) and the resource directories.
+    entry: os.DirEntry[str] | None = None
+    resource_entries: list[os.DirEntry[str]] = []
     try:
         with os.scandir(dir_path) as iterator:
-            listing = {entry.name: entry for entry in iterator}
+            for child in iterator:
+                if child.name == SKILL_FILE:
+                    entry = child
+                elif child.name in _RESOURCE_NAMES:
+                    resource_entries.append(child)
     except FileNotFoundError:
         return DirScan(
             dir_name,
@@ -369,7 +378,6 @@ def read_skill_dir(
 
     skill_md = os.path.join(dir_path, SKILL_FILE)
     buffer = overlay.get(skill_md)
-    entry = listing.get(SKILL_FILE)
     if entry is None and buffer is None:
         return None
     if entry is not None and not follow and _is_symlink(entry):
@@ -394,29 +402,27 @@ def read_skill_dir(
 
     path = Path(skill_md)
     document = parse_skill(path, text)
-    problem = malformed_reason(document)
-    if problem is not None:
+    name = document.name
+    description = document.description
+    problem = _problem(document, name, description)
+    if problem is not None or name is None or description is None:
         message = f"{skill_md} is skipped: {problem}"
         if config.strict:
             raise SkillError(message, path=path, kind="malformed")
-        warning = DiscoveryWarning("malformed", path, message, None, root_index, document.name)
+        warning = DiscoveryWarning("malformed", path, message, None, root_index, name)
         warnings.append(warning)
         return DirScan(dir_name, malformed=SkippedSkill(path, warning, None, document), warnings=tuple(warnings))
 
-    name = document.name
-    description = document.description
-    assert name is not None and description is not None
-    resources = _collect_resources(dir_path, listing, follow, warnings, root_index)
+    resources = _collect_resources(dir_path, resource_entries, follow, warnings, root_index) if resource_entries else ()
     skill = SkillInfo(
         name=name,
         description=description,
         path=path,
-        directory=Path(dir_path),
+        directory=path.parent,
         root=root,
         root_index=root_index,
         scope=root.scope,
         source=root.source,
-        frontmatter=document.fields(),
         document=document,
         resources=resources,
     )
@@ -425,6 +431,12 @@ def read_skill_dir(
 
 def malformed_reason(document: SkillDocument) -> str | None:
     """Why a parsed SKILL.md cannot be a skill (seed: no frontmatter, invalid YAML, no name or description)."""
+    return _problem(document, document.name, document.description)
+
+
+def _problem(document: SkillDocument, name: str | None, description: str | None) -> str | None:
+    # The name and description are passed in because computing them builds values from YAML nodes, and the
+    # scanner needs them anyway: on 20,000 skills that repetition is measurable.
     if not document.has_frontmatter:
         return "it has no frontmatter (the first line must be '---')"
     if not document.frontmatter_closed:
@@ -433,24 +445,22 @@ def malformed_reason(document: SkillDocument) -> str | None:
         return f"its frontmatter is not valid YAML ({document.yaml_problem.message})"
     if document.not_a_mapping is not None:
         return "its frontmatter is not a YAML mapping"
-    if document.name is None:
+    if name is None:
         return "its frontmatter has no name (a non-empty string is required)"
-    if document.description is None:
+    if description is None:
         return "its frontmatter has no description (a non-empty string is required)"
     return None
 
 
 def _collect_resources(
     skill_dir: str,
-    listing: Mapping[str, os.DirEntry[str]],
+    present: list[os.DirEntry[str]],
     follow: bool,
     warnings: list[DiscoveryWarning],
     root_index: int,
 ) -> tuple[Path, ...]:
     """Files under the conventional resource directories, walked recursively with an explicit stack."""
-    present = [listing[name] for name in RESOURCE_DIRS if name in listing]
-    if not present:
-        return ()
+    present = sorted(present, key=lambda entry: entry.name)
     files: list[str] = []
     visited: set[tuple[int, int]] = set()
     if follow:
@@ -459,8 +469,7 @@ def _collect_resources(
         except OSError:
             return ()
         visited.add((own.st_dev, own.st_ino))
-    # Depth-first over (path, entry) pairs; directories are listed sorted so the result needs no final sort
-    # beyond the top-level order, which RESOURCE_DIRS already has.
+    # Depth-first with every directory's children sorted: the files come out in sorted path order.
     stack: list[os.DirEntry[str]] = list(reversed(present))
     top_level = {id(entry) for entry in present}
     while stack and len(files) < MAX_RESOURCES:

@@ -7,6 +7,7 @@ no behaviour beyond what a reader of a diagnostic needs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -45,8 +46,9 @@ class SkillInfo:
 
     ``path`` is the SKILL.md, ``directory`` the skill directory, both absolute and spelled as seen under the root
     (a followed symlink is not resolved). ``frontmatter`` holds the plain values (the last duplicate key wins, as
-    a YAML loader would); ``document`` is the position-keeping parse, kept so the linter never reads or parses
-    the file twice. ``resources`` are the files under the conventional resource directories, in sorted order.
+    a YAML loader would; computed on first use); ``document`` is the position-keeping parse, kept so the linter
+    never reads or parses the file twice. ``resources`` are the files under the conventional resource
+    directories, in sorted order.
     """
 
     name: str
@@ -57,9 +59,17 @@ class SkillInfo:
     root_index: int
     scope: SkillScope
     source: str
-    frontmatter: dict[str, Any] = field(compare=False, repr=False)
     document: SkillDocument = field(compare=False, repr=False)
     resources: tuple[Path, ...] = field(default=(), compare=False, repr=False)
+
+    @cached_property
+    def frontmatter(self) -> dict[str, Any]:
+        """The frontmatter as plain values (last duplicate key wins), built on first use.
+
+        Lazy because building values from YAML nodes costs as much as a third of a parse, and discovery itself
+        only needs ``name`` and ``description``.
+        """
+        return self.document.fields()
 
 
 @dataclass(frozen=True)

@@ -159,9 +159,17 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
         root = yaml.compose(source, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
+        if (
+            mark is not None
+            and error.context_mark is not None
+            and document.close_line is not None
+            and first_line + mark.line >= document.close_line
+        ):
+            # The parser ran off the end of the frontmatter (an unclosed `[` or quote): the place where the
+            # unfinished construct started is what the person has to fix.
+            mark = error.context_mark
         line = first_line + (mark.line if mark else 0)
         column = mark.column if mark else 0
-        # A mark can sit one past the end of the frontmatter (an error "at end of stream").
         if document.close_line is not None and line >= document.close_line:
             line, column = document.close_line, 0
         width = max(1, document.lines.line_end(line) - document.lines.line_start(line) - column)
