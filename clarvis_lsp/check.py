@@ -105,7 +105,11 @@ def check_paths(request: CheckRequest) -> CheckReport:
         found_here = [*engine.cross_file()]
         for path in sorted(wanted):
             found_here.extend(engine.check_file(path))
-        kept = [diagnostic for diagnostic in found_here if diagnostic.path in wanted]
+        kept = [
+            diagnostic
+            for diagnostic in found_here
+            if diagnostic.path in wanted or _ignored_symlink_here(diagnostic, engine, targets)
+        ]
         diagnostics.extend(apply_rule_settings(kept, engine.config, select=request.select, ignore=request.ignore))
     for load in loads:
         diagnostics.extend(load.diagnostics)
@@ -113,6 +117,18 @@ def check_paths(request: CheckRequest) -> CheckReport:
     display = _display_function(targets)
     result = CheckResult(files_checked=len(files), diagnostics=diagnostics, display_path=display)
     return CheckReport(result, loads, list(engines.values()))
+
+
+def _ignored_symlink_here(diagnostic: Diagnostic, engine: WorkspaceEngine, targets: list[_Target]) -> bool:
+    """A ``discovery/symlink-ignored`` finding sits on the symlink itself, which is no recognised file (a skill
+    directory, a SKILL.md or a resource that is not followed): report it when the symlink lies in a checked tree
+    and in this engine's workspace (not in a nested one, which reports its own)."""
+    if diagnostic.code != "discovery/symlink-ignored":
+        return False
+    path = diagnostic.path
+    if not any(target.absolute == path or target.absolute in path.parents for target in targets):
+        return False
+    return engine.directory in path.parents and not any(nested in path.parents for nested in engine.nested)
 
 
 def _target(given: str, cwd: Path) -> _Target:

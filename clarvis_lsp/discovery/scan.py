@@ -94,7 +94,8 @@ class RootScan:
             skill = dirs[dir_name].skill
             if skill is not None:
                 by_name.setdefault(skill.name, []).append(dir_name)
-        self._init(root, root_index, dirs, order, by_name, tuple(root_warnings))
+        kept = {name: _skill_of(dirs[dir_names[0]]) for name, dir_names in by_name.items()}
+        self._init(root, root_index, dirs, order, by_name, kept, tuple(root_warnings))
 
     def _init(
         self,
@@ -103,6 +104,7 @@ class RootScan:
         dirs: dict[str, DirScan],
         order: list[str],
         by_name: dict[str, list[str]],
+        kept: dict[str, SkillInfo],
         root_warnings: tuple[DiscoveryWarning, ...],
     ) -> None:
         self.root = root
@@ -111,11 +113,6 @@ class RootScan:
         self._dirs = dirs
         self._order = order
         self._by_name = by_name
-        kept: dict[str, SkillInfo] = {}
-        for name, dir_names in by_name.items():
-            skill = dirs[dir_names[0]].skill
-            assert skill is not None
-            kept[name] = skill
         self._kept = kept
         self._skipped: tuple[SkippedSkill, ...] | None = None
         self._warnings: tuple[DiscoveryWarning, ...] | None = None
@@ -211,15 +208,21 @@ class RootScan:
         old_entry = self._dirs.get(dir_name)
         if old_entry is None and new_entry is None:
             return self
+        # Copy-on-write: the old scan stays valid for whoever still holds it. Only the (at most two) names this
+        # directory declared before and after are recomputed; copying the dictionaries is a memcpy-speed step.
         dirs = dict(self._dirs)
         order = self._order
         by_name = dict(self._by_name)
+        kept = dict(self._kept)
         if old_entry is not None and old_entry.skill is not None:
-            remaining = [d for d in by_name[old_entry.skill.name] if d != dir_name]
+            old_name = old_entry.skill.name
+            remaining = [d for d in by_name[old_name] if d != dir_name]
             if remaining:
-                by_name[old_entry.skill.name] = remaining
+                by_name[old_name] = remaining
+                kept[old_name] = _skill_of(dirs[remaining[0]])
             else:
-                del by_name[old_entry.skill.name]
+                del by_name[old_name]
+                del kept[old_name]
         if new_entry is None:
             del dirs[dir_name]
             order = [d for d in order if d != dir_name]
@@ -228,16 +231,14 @@ class RootScan:
             if old_entry is None:
                 order = sorted([*order, dir_name])
             if new_entry.skill is not None:
-                names = sorted([*by_name.get(new_entry.skill.name, []), dir_name])
-                by_name[new_entry.skill.name] = names
+                new_name = new_entry.skill.name
+                names = sorted([*by_name.get(new_name, []), dir_name])
+                by_name[new_name] = names
+                kept[new_name] = _skill_of(dirs[names[0]])
                 if strict and len(names) > 1:
-                    loser = dirs[names[1]].skill
-                    assert loser is not None
-                    kept = dirs[names[0]].skill
-                    assert kept is not None
-                    raise _duplicate_error(loser, kept)
+                    raise _duplicate_error(_skill_of(dirs[names[1]]), kept[new_name])
         result = RootScan.__new__(RootScan)
-        result._init(self.root, self.root_index, dirs, order, by_name, self.root_warnings)
+        result._init(self.root, self.root_index, dirs, order, by_name, kept, self.root_warnings)
         return result
 
     def __repr__(self) -> str:
@@ -571,6 +572,12 @@ def _symlinked_component(root_path: str, config: SkillConfig) -> str | None:
         except OSError:
             return None
     return None
+
+
+def _skill_of(entry: DirScan) -> SkillInfo:
+    # Only called for directories listed under a name, which by construction hold a skill.
+    assert entry.skill is not None
+    return entry.skill
 
 
 def _duplicate_warning(skipped: SkillInfo, kept: SkillInfo) -> DiscoveryWarning:

@@ -181,7 +181,10 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
     except yaml.reader.ReaderError as error:  # a control character: no mark, but a position in the stream
         char = error.character
         code_point = char if isinstance(char, int) else ord(str(char)[:1] or "\0")
-        at = document.lines.position(document.lines.line_start(first_line) + error.position)
+        offset = error.position
+        if _Loader is not yaml.SafeLoader:  # libyaml reports a byte offset into the UTF-8 encoded source
+            offset = len(source.encode("utf-8")[:offset].decode("utf-8", errors="ignore"))
+        at = document.lines.position(document.lines.line_start(first_line) + offset)
         document.yaml_problem = YamlProblem(
             f"{error.reason}: U+{code_point:04X} is not allowed in YAML; remove it",
             Range(at, Position(at.line, at.character + 1)),
@@ -189,6 +192,13 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
         return
     except yaml.YAMLError as error:
         document.yaml_problem = YamlProblem(str(error).splitlines()[0], document.frontmatter_range)
+        return
+    except UnicodeEncodeError as error:  # a lone surrogate (an editor buffer can hold one): libyaml cannot read it
+        at = document.lines.position(document.lines.line_start(first_line) + error.start)
+        document.yaml_problem = YamlProblem(
+            f"U+{ord(source[error.start]):04X} is a lone surrogate, not a character; remove it",
+            Range(at, Position(at.line, at.character + 1)),
+        )
         return
     if root is None:  # an empty frontmatter is an empty mapping
         return
@@ -212,13 +222,16 @@ def _key_text(node: yaml.Node) -> str:
 
 
 def _node_range(node: yaml.Node, first_line: int, lines: LineIndex) -> Range:
-    start, end = node.start_mark, node.end_mark
-    end_line, end_column = end.line + first_line, end.column
-    if end_column == 0 and end.line > start.line:
+    # From the marks' character indexes, not their line/column: YAML also breaks lines at U+0085, U+2028 and
+    # U+2029, which are no line breaks for an editor, so YAML's line numbers drift after one of them.
+    base = lines.line_start(first_line)
+    start = lines.position(base + node.start_mark.index)
+    end = lines.position(base + node.end_mark.index)
+    if end.character == 0 and end.line > start.line:
         # Block collections and block scalars end at column 0 of the line after their last content.
-        end_line -= 1
-        end_column = lines.line_end(end_line) - lines.line_start(end_line)
-    return Range(Position(start.line + first_line, start.column), Position(end_line, end_column))
+        end_line = end.line - 1
+        end = Position(end_line, lines.line_end(end_line) - lines.line_start(end_line))
+    return Range(start, end)
 
 
 def yaml_type_name(node: yaml.Node) -> str:

@@ -192,9 +192,14 @@ def _remove_entry(document: SkillDocument, entry: FrontmatterEntry) -> TextEdit:
 def _set_value(document: SkillDocument, entry: FrontmatterEntry, text: str) -> TextEdit:
     """An edit replacing an entry's value; an empty value gets the space YAML needs after the colon."""
     if entry.value_range.start == entry.value_range.end:
-        line_text = document.lines.line_text(entry.value_range.start.line)
-        needs_space = not line_text[entry.value_range.start.character :].startswith(" ")
-        return TextEdit(document.path, entry.value_range, (" " if needs_space else "") + text)
+        # An empty value sits just after the colon: replace the blanks that follow it (``name:   ``) with one
+        # space and the value, keeping a comment apart from the value (``name: x # note``).
+        start = entry.value_range.start
+        rest = document.lines.line_text(start.line)[start.character :]
+        after = rest.lstrip(" \t")
+        end = Position(start.line, start.character + len(rest) - len(after))
+        suffix = " " if after.startswith("#") else ""
+        return TextEdit(document.path, Range(start, end), " " + text + suffix)
     return TextEdit(document.path, entry.value_range, text)
 
 
@@ -206,6 +211,11 @@ def _yaml_scalar(text: str) -> str:
     except yaml.YAMLError:
         pass
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "a list", "an integer"."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _check_structure(document: SkillDocument, findings: Findings) -> None:
@@ -221,7 +231,7 @@ def _check_structure(document: SkillDocument, findings: Findings) -> None:
         directory = document.path.parent.name
         stub = (
             f"---{_newline(document)}name: {_yaml_scalar(directory)}{_newline(document)}"
-            f"description: {DESCRIPTION_STUB}{_newline(document)}---{_newline(document)}"
+            f"description: {_yaml_scalar(DESCRIPTION_STUB)}{_newline(document)}---{_newline(document)}"
         )
         fix = Fix(
             "Add a frontmatter block with name and description",
@@ -293,7 +303,7 @@ def _check_name(document: SkillDocument, findings: Findings) -> None:
         findings.add(
             INVALID_NAME.code,
             entry.value_range,
-            f"`name` must be a string, not a {entry.yaml_type}: quote it or use letters, digits, `.`, `_` and `-`.",
+            f"`name` must be a string, not {_a(entry.yaml_type)}: quote it or use letters, digits, `.`, `_` and `-`.",
         )
         return
     if not NAME_PATTERN.match(value):
@@ -336,10 +346,10 @@ def _check_description(document: SkillDocument, findings: Findings) -> None:
             TextEdit(
                 document.path,
                 Range.point(anchor.line_span[1], 0),
-                f"description: {DESCRIPTION_STUB}{_newline(document)}",
+                f"description: {_yaml_scalar(DESCRIPTION_STUB)}{_newline(document)}",
             )
             if anchor is not None
-            else _insert_after_open(document, f"description: {DESCRIPTION_STUB}")
+            else _insert_after_open(document, f"description: {_yaml_scalar(DESCRIPTION_STUB)}")
         )
         findings.add(
             MISSING_DESCRIPTION.code,
@@ -358,7 +368,7 @@ def _check_description(document: SkillDocument, findings: Findings) -> None:
             fixes=[
                 Fix(
                     "Add a description stub",
-                    (_set_value(document, entry, DESCRIPTION_STUB),),
+                    (_set_value(document, entry, _yaml_scalar(DESCRIPTION_STUB)),),
                     safe=False,
                 )
             ],
@@ -406,7 +416,7 @@ def _check_field_types(document: SkillDocument, findings: Findings) -> None:
         findings.add(
             INVALID_FIELD_TYPE.code,
             entry.value_range,
-            f"`{key}` must be a string, not a {entry.yaml_type}.",
+            f"`{key}` must be a string, not {_a(entry.yaml_type)}.",
         )
     _check_version(document, findings)
     _check_user_invocable(document, findings)
@@ -417,7 +427,7 @@ def _check_field_types(document: SkillDocument, findings: Findings) -> None:
         findings.add(
             INVALID_FIELD_TYPE.code,
             entry.value_range,
-            f"`{key}` must be a string or a list of strings, not a {entry.yaml_type}.",
+            f"`{key}` must be a string or a list of strings, not {_a(entry.yaml_type)}.",
         )
 
 
@@ -443,7 +453,7 @@ def _check_version(document: SkillDocument, findings: Findings) -> None:
             ],
         )
         return
-    findings.add(INVALID_FIELD_TYPE.code, entry.value_range, f"`version` must be a string, not a {entry.yaml_type}.")
+    findings.add(INVALID_FIELD_TYPE.code, entry.value_range, f"`version` must be a string, not {_a(entry.yaml_type)}.")
 
 
 _BOOLEAN_WORDS = {
@@ -467,7 +477,7 @@ def _check_user_invocable(document: SkillDocument, findings: Findings) -> None:
     findings.add(
         INVALID_FIELD_TYPE.code,
         entry.value_range,
-        f"`user-invocable` must be a boolean (true or false), not a {entry.yaml_type}.",
+        f"`user-invocable` must be a boolean (true or false), not {_a(entry.yaml_type)}.",
         fixes=fixes,
     )
 
@@ -490,9 +500,22 @@ def _check_agent(document: SkillDocument, context: SkillContext, findings: Findi
     if context.agents is None or entry is None or not _is_string(entry.node):
         return
     name = str(entry.value).strip()
-    if not name or name in context.agents:
+    if not name:
         return
-    known = sorted(context.agents)
+    agent = context.agents.get(name)
+    if agent is not None:
+        # A plugin's agent exists only while the plugin is enabled (SPEC §3.5: installed *and* enabled).
+        plugin = getattr(agent, "plugin", None)
+        if getattr(agent, "enabled", True) or plugin is None:
+            return
+        findings.add(
+            UNKNOWN_AGENT.code,
+            entry.value_range,
+            f'The agent "{name}" comes from the plugin "{plugin}", which is not in `enabledPlugins`: enable '
+            "the plugin in .clarvis/settings.json, or name another agent.",
+        )
+        return
+    known = sorted(key for key, value in context.agents.items() if getattr(value, "enabled", True))
     message = f'No agent named "{name}" was found in .clarvis/agents/, ~/.clarvis/agents/ or the plugins.'
     message += did_you_mean(name, known) or (
         " Known agents: " + ", ".join(known[:10]) + "." if known else " Add the agent file or remove `agent`."
