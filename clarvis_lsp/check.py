@@ -154,6 +154,16 @@ def _collect(engine: WorkspaceEngine, target: _Target, files: dict[Path, Workspa
     under = target.absolute if engine.directory in (target.absolute, *target.absolute.parents) else None
     for path in engine.files(under=under):
         files.setdefault(path, engine)
+    # The tree walk never follows a symlinked directory, but discovery does (followSymlinks, the default): a skill
+    # directory of a root that is a symlink holds a SKILL.md Clarvis loads, so it is checked too.
+    registry = engine.discovered.registry
+    for path in [skill.path for skill in registry.all_skills()] + [skipped.path for skipped in registry.skipped]:
+        if (
+            target.absolute in path.parents
+            and engine.home not in path.parents
+            and not any(nested in path.parents for nested in engine.nested)
+        ):
+            files.setdefault(path, engine)
 
 
 def _display_function(targets: list[_Target]) -> Callable[[Path], str]:

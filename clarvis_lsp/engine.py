@@ -36,11 +36,25 @@ from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.kinds import FileKind, file_kind
 from clarvis_lsp.model import Diagnostic
 from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.documents.jsondoc import parse_json
+from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.discovery import check_discovery
+from clarvis_lsp.rules.hooks import check_hooks_file, check_run_limit
+from clarvis_lsp.rules.json import check_json_syntax
+from clarvis_lsp.rules.marketplace import check_marketplace
+from clarvis_lsp.rules.plugin import check_plugin
+from clarvis_lsp.rules.settings import check_settings
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.skill import SkillContext, check_skill
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
+
+JSON_CHECKS = {
+    FileKind.SETTINGS: check_settings,
+    FileKind.PLUGIN: check_plugin,
+    FileKind.HOOKS: check_hooks_file,
+    FileKind.MARKETPLACE: check_marketplace,
+}
 
 
 @dataclass
@@ -199,11 +213,47 @@ class WorkspaceEngine:
             document, findings = parsed
             check_skill(document, SkillContext(agents=self.discovered.agents), findings)
             return findings.items
+        if kind in JSON_CHECKS:
+            read = self.read(path)
+            if read is None:
+                return []
+            text, findings = read
+            json_document = parse_json(text)
+            check_json_syntax(json_document, findings)
+            JSON_CHECKS[kind](json_document, self.json_context(path), findings)
+            return findings.items
         return []
 
+    def json_context(self, path: Path) -> JsonFileContext:
+        found = self.discovered
+        return JsonFileContext(
+            path=path,
+            workspace_dir=self.directory,
+            home=self.home,
+            plugins=found.plugins,
+            hidden_plugins=found.hidden_plugins,
+            enabled_plugins=found.enabled_plugins,
+            registry=found.registry,
+            agents=found.agents,
+            extra_settings_fields=tuple(self.config.settings.extra_fields),
+        )
+
     def cross_file(self) -> list[Diagnostic]:
-        """Findings that depend on more than one file (discovery), on whichever file they concern."""
-        return check_discovery(self.discovered.registry, strict=self.config.strict)
+        """Findings that depend on more than one file, on whichever file they concern."""
+        found = check_discovery(self.discovered.registry, strict=self.config.strict)
+        found.extend(
+            check_run_limit(
+                self.json_context(self.directory / ".clarvis" / "settings.json"),
+                include_user=self.config.include_user,
+                read_text=self.read_text,
+            )
+        )
+        return found
+
+    def read_text(self, path: Path) -> str | None:
+        """A file's text (the overlay wins), or None when it cannot be read."""
+        read = self.read(path)
+        return read[0] if read is not None else None
 
 
 def _excluded(name: str, relative: str, patterns: Iterable[str]) -> bool:

@@ -460,84 +460,85 @@ def _collect_resources(
     warnings: list[DiscoveryWarning],
     root_index: int,
 ) -> tuple[Path, ...]:
-    """Files under the conventional resource directories, walked recursively with an explicit stack."""
-    present = sorted(present, key=lambda entry: entry.name)
-    files: list[str] = []
-    visited: set[tuple[int, int]] = set()
+    """Files under the conventional resource directories, walked depth-first with an explicit stack.
+
+    A directory is a cycle only when it is one of its own ancestors on the current path (compared by
+    ``(st_dev, st_ino)``, starting with the skill directory itself); two links to one directory are two
+    legitimate resource paths and both are listed. ``MAX_RESOURCES`` bounds files and directories alike, so
+    even a tree of links that fans out exponentially stays cheap.
+    """
+    ancestors: frozenset[tuple[int, int]] = frozenset()
     if follow:
         try:
             own = os.stat(skill_dir)
         except OSError:
             return ()
-        visited.add((own.st_dev, own.st_ino))
-    # Depth-first with every directory's children sorted: the files come out in sorted path order.
-    stack: list[os.DirEntry[str]] = list(reversed(present))
-    top_level = {id(entry) for entry in present}
-    while stack and len(files) < MAX_RESOURCES:
-        entry = stack.pop()
-        kind = _resource_kind(entry, follow, visited, warnings, root_index)
+        ancestors = frozenset({(own.st_dev, own.st_ino)})
+    files: list[str] = []
+    budget = MAX_RESOURCES
+    # Children are pushed in reverse sorted order so they pop in sorted order: files come out sorted by path.
+    stack: list[tuple[os.DirEntry[str], frozenset[tuple[int, int]], bool]] = [
+        (entry, ancestors, True) for entry in sorted(present, key=lambda entry: entry.name, reverse=True)
+    ]
+    while stack and budget > 0:
+        entry, above, top_level = stack.pop()
+        kind, key = _resource_kind(entry, follow, above, warnings, root_index)
         if kind == "file":
-            if id(entry) not in top_level:  # a file named "scripts" is not a resource directory
+            if not top_level:  # a file named "scripts" is not a resource directory
                 files.append(entry.path)
+                budget -= 1
             continue
         if kind != "dir":
             continue
+        budget -= 1
         try:
             with os.scandir(entry.path) as iterator:
-                children = sorted(iterator, key=lambda child: child.name)
+                children = sorted(iterator, key=lambda child: child.name, reverse=True)
         except OSError as error:
-            warnings.append(
-                _warning(
-                    "unreadable",
-                    entry.path,
-                    f"Resource directory {entry.path} cannot be read: {reason(error)}",
-                    root_index,
-                )
-            )
+            message = f"Resource directory {entry.path} cannot be read: {reason(error)}"
+            warnings.append(_warning("unreadable", entry.path, message, root_index))
             continue
-        stack.extend(reversed(children))
+        below = above | {key} if key is not None else above
+        stack.extend((child, below, False) for child in children)
     return tuple(Path(file) for file in files)
 
 
 def _resource_kind(
     entry: os.DirEntry[str],
     follow: bool,
-    visited: set[tuple[int, int]],
+    ancestors: frozenset[tuple[int, int]],
     warnings: list[DiscoveryWarning],
     root_index: int,
-) -> str:
-    """``file``, ``dir`` (not yet visited) or ``skip``; records symlink and unreadable warnings on the way."""
+) -> tuple[str, tuple[int, int] | None]:
+    """``file``, ``dir`` or ``skip``, with a directory's identity when following links (for cycle checks).
+
+    Records symlink-ignored and unreadable warnings on the way. With ``follow`` false the answer comes from the
+    listing alone, so no link is ever stat'ed.
+    """
     try:
         is_link = entry.is_symlink()
     except OSError:  # pragma: no cover - d_type based
-        return "skip"
+        return "skip", None
     if is_link and not follow:
-        warnings.append(
-            _warning(
-                "symlink-ignored",
-                entry.path,
-                f"Resource {entry.path} is a symlink; follow_symlinks is off, so it is not read",
-                root_index,
-            )
-        )
-        return "skip"
+        message = f"Resource {entry.path} is a symlink; follow_symlinks is off, so it is not read"
+        warnings.append(_warning("symlink-ignored", entry.path, message, root_index))
+        return "skip", None
     if not follow:
         if entry.is_dir(follow_symlinks=False):
-            return "dir"
-        return "file" if entry.is_file(follow_symlinks=False) else "skip"
+            return "dir", None
+        return ("file" if entry.is_file(follow_symlinks=False) else "skip"), None
     try:
         info = os.stat(entry.path)
     except OSError as error:
         message = f"Resource {entry.path} cannot be read: {reason(error)}"
         warnings.append(_warning("unreadable", entry.path, message, root_index))
-        return "skip"
+        return "skip", None
     if stat.S_ISDIR(info.st_mode):
         key = (info.st_dev, info.st_ino)
-        if key in visited:  # a symlink cycle (or a second way into a directory already walked)
-            return "skip"
-        visited.add(key)
-        return "dir"
-    return "file" if stat.S_ISREG(info.st_mode) else "skip"
+        if key in ancestors:  # a symlink cycle: this directory contains the link that leads back to it
+            return "skip", None
+        return "dir", key
+    return ("file" if stat.S_ISREG(info.st_mode) else "skip"), None
 
 
 def _is_symlink(entry: os.DirEntry[str]) -> bool:

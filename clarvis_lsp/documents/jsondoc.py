@@ -18,8 +18,9 @@ their line), unclosed or mismatched brackets, single-quoted strings, unquoted ke
 characters in strings, leading zeros / hex / ``NaN`` / ``Infinity``, wrong-case literals, stray characters,
 content after the root value and an empty file. Everything that parsed around an error stays in the tree.
 
-Two limits keep hostile input bounded: nesting deeper than ``MAX_DEPTH`` is skipped (one error), and at most
-``MAX_ERRORS`` errors are recorded.
+Two limits keep hostile input bounded: nesting deeper than ``MAX_DEPTH`` is skipped (one error), and after
+``MAX_ERRORS`` errors the parse stops with a last "Too many syntax errors" error; the tree keeps what was parsed
+up to there.
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ class JsonDocument:
     lines: LineIndex
     root: JsonNode | None
     errors: list[JsonSyntaxError]
-    duplicates: list[tuple[JsonMember, JsonMember]]  # (previous member with that key, later duplicate)
+    duplicates: list[tuple[JsonMember, JsonMember]]  # (first member with that key, a later one), per object
 
     def range_of(self, start: int, end: int) -> Range:
         return self.lines.range(start, end)
@@ -326,11 +327,15 @@ def _char_name(char: str) -> str:
 
 
 class _Frame:
-    __slots__ = ("colon", "comma", "member", "node", "quiet", "state")
+    __slots__ = ("colon", "comma", "member", "node", "quiet", "state", "up_array", "up_object")
 
-    def __init__(self, node: JsonObject | JsonArray | None, state: int) -> None:
+    def __init__(self, node: JsonObject | JsonArray | None, state: int, up_object: int, up_array: int) -> None:
         self.node = node
         self.state = state
+        # Stack indexes of the nearest object / array frame at or below this one (0: none), so that a
+        # mismatched closer finds what it closes without scanning the stack.
+        self.up_object = up_object
+        self.up_array = up_array
         self.member: JsonMember | None = None
         self.colon = -1  # offset of the last ':' seen in this object
         self.comma = -1  # offset of the last ',' seen in this container
@@ -346,23 +351,33 @@ class _Parser:
         self.root: JsonNode | None = None
         self.errors: list[JsonSyntaxError] = []
         self.duplicates: list[tuple[JsonMember, JsonMember]] = []
-        self.stack: list[_Frame] = [_Frame(None, _ROOT_VALUE)]
+        self.first_of: dict[tuple[int, str], JsonMember] = {}  # (id(object), key) -> first member, once repeated
+        self.stack: list[_Frame] = [_Frame(None, _ROOT_VALUE, 0, 0)]
         self.last_end = 0  # end of the last token consumed (comments excluded)
+        self.halted = False  # too many errors: stop at the next token
+        self.finishing = False
         self.resume = -1  # where the main loop goes on after a skipped region; len(text) + 1 to stop
 
     # ---- errors
 
     def error(self, message: str, start: int, end: int) -> None:
         errors = self.errors
-        if len(errors) >= MAX_ERRORS:
-            if len(errors) == MAX_ERRORS:
-                errors.append(JsonSyntaxError("Too many syntax errors: the rest are not reported", start, end))
-            return
         length = len(self.text)
         start = min(max(start, 0), length)
         end = min(max(end, start), length)
         if end == start and start < length:
             end = start + 1
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:
+                if self.finishing:
+                    message = "Too many syntax errors: the rest are not reported"
+                else:
+                    # Past this many errors the text is not JSON in any useful sense: stop rather than spend
+                    # seconds building a tree of noise (the tree keeps what was parsed so far).
+                    message = "Too many syntax errors: the rest of the file is not checked"
+                    self.halted = True
+                errors.append(JsonSyntaxError(message, start, end))
+            return
         errors.append(JsonSyntaxError(message, start, end))
 
     def describe(self, category: int, start: int, end: int) -> str:
@@ -387,6 +402,9 @@ class _Parser:
         frame = stack[-1]
         pos = 0
         while True:
+            if self.halted:
+                self.finish(self.last_end)
+                break
             m = match(text, pos)
             if m is None:  # cannot happen: the last alternative matches any character
                 break
@@ -434,11 +452,11 @@ class _Parser:
                         if char == "{":
                             child = JsonObject("object", start, end, None, frame.node, False)
                             self.attach_fast(frame, child)
-                            frame = _Frame(child, _OBJ_KEY_FIRST)
+                            frame = _Frame(child, _OBJ_KEY_FIRST, len(stack), frame.up_array)
                         else:
                             child = JsonArray("array", start, end, None, frame.node, False)
                             self.attach_fast(frame, child)
-                            frame = _Frame(child, _ARR_FIRST)
+                            frame = _Frame(child, _ARR_FIRST, frame.up_object, len(stack))
                         stack.append(frame)
                         self.last_end = end
                         continue
@@ -467,7 +485,7 @@ class _Parser:
                     obj.members.append(member)
                     by_key = obj._by_key
                     if key in by_key:
-                        self.duplicates.append((by_key[key], member))
+                        self.duplicate(obj, by_key[key], member)
                     by_key[key] = member
                     frame.member = member
                     frame.state = _OBJ_COLON
@@ -582,7 +600,7 @@ class _Parser:
                 self.resume = -1
 
     def attach_fast(self, frame: _Frame, node: JsonNode) -> None:
-        """``attach`` for a closed scalar in an array or after a member's ':' (the common cases)."""
+        """``attach`` in the common cases: a value in an array, or after a member's ':'."""
         owner = frame.node
         if frame.state == _OBJ_VALUE:
             member = frame.member
@@ -632,7 +650,7 @@ class _Parser:
                     self.close(start)
                 elif category in (_C_STRING, _C_SQ, _C_WORD):
                     if not quiet:
-                        self.error("Missing ',' between members: add ',' before this key", *self.first_line(start, end))
+                        self.error("Missing ',' between members: add ',' before this key", start, end)
                     self.start_member(frame, category, start, end, closed)
                 elif category == _C_COLON:
                     self.error("Unexpected ':': expected ',' or '}'", start, end)
@@ -743,7 +761,7 @@ class _Parser:
                 self.close(start)
             elif category in _VALUE_START:
                 if not quiet:
-                    self.error("Missing ',' between items: add ',' before this value", *self.first_line(start, end))
+                    self.error("Missing ',' between items: add ',' before this value", start, end)
                 self.value(frame, category, start, end, closed)
             elif category == _C_COLON:
                 self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
@@ -767,14 +785,6 @@ class _Parser:
             else:  # '}'
                 return self.mismatch(category, start, end)
         return False
-
-    def first_line(self, start: int, end: int) -> tuple[int, int]:
-        """``(start, end)`` cut at the first line break, for error ranges on long tokens."""
-        text = self.text
-        for index in range(start, min(end, start + 200)):
-            if text[index] in "\r\n":
-                return start, index
-        return start, min(end, start + 200)
 
     def colon_follows(self, pos: int) -> bool:
         """Whether the next token (whitespace and closed comments skipped) is ':'."""
@@ -813,11 +823,16 @@ class _Parser:
         by_key = obj._by_key
         previous = by_key.get(key)
         if previous is not None:
-            self.duplicates.append((previous, member))
+            self.duplicate(obj, previous, member)
         by_key[key] = member
         frame.member = member
         frame.state = _OBJ_COLON
         frame.quiet = not closed
+
+    def duplicate(self, obj: JsonObject, previous: JsonMember, member: JsonMember) -> None:
+        """Record ``member`` as a duplicate of the first member of ``obj`` with the same key."""
+        first = self.first_of.setdefault((id(obj), member.key), previous)
+        self.duplicates.append((first, member))
 
     def value(self, frame: _Frame, category: int, start: int, end: int, closed: bool) -> None:
         """Create the value that starts with this token and attach it to ``frame``'s container."""
@@ -830,11 +845,11 @@ class _Parser:
             if category == _C_OPEN_OBJ:
                 obj = JsonObject("object", start, end, None, parent, False)
                 self.attach(frame, obj)
-                self.stack.append(_Frame(obj, _OBJ_KEY_FIRST))
+                self.stack.append(_Frame(obj, _OBJ_KEY_FIRST, len(self.stack), frame.up_array))
             else:
                 arr = JsonArray("array", start, end, None, parent, False)
                 self.attach(frame, arr)
-                self.stack.append(_Frame(arr, _ARR_FIRST))
+                self.stack.append(_Frame(arr, _ARR_FIRST, frame.up_object, len(self.stack)))
             frame.quiet = False
             return
         if category == _C_STRING:
@@ -892,15 +907,11 @@ class _Parser:
         node.closed = False
 
     def mismatch(self, category: int, start: int, end: int) -> bool:
-        """A closer that does not match the innermost container: close up to the container it matches."""
-        want = "object" if category == _C_CLOSE_OBJ else "array"
+        """A closer that does not match the innermost container: abandon the containers above the one it
+        matches and return True (the caller handles the closer again), or report a stray closer."""
         stack = self.stack
-        index = len(stack) - 1
-        while index > 0:
-            node = stack[index].node
-            if node is not None and node.kind == want:
-                break
-            index -= 1
+        top = stack[-1]
+        index = top.up_object if category == _C_CLOSE_OBJ else top.up_array
         if index == 0:
             opener = "{" if category == _C_CLOSE_OBJ else "["
             self.error(f"Unexpected '{self.text[start]}': there is no open '{opener}' to close", start, end)
@@ -910,6 +921,7 @@ class _Parser:
         return True
 
     def finish(self, eof: int) -> None:
+        self.finishing = True
         stack = self.stack
         # Outermost first, so that when errors are capped the outer, more useful ones are kept.
         for frame in stack[1:]:
@@ -1029,15 +1041,12 @@ class _Parser:
         self.error(message, start, end)
         value: int | float | None = None
         try:
-            value = int(source)
+            value = int(source, 16) if digits[:2] in ("0x", "0X") else int(source)
         except ValueError:
             try:
                 value = float(source)
             except ValueError:
-                try:
-                    value = int(source, 16)
-                except ValueError:
-                    value = None
+                value = None
         if value is None:
             return JsonNode("invalid", start, end, None, parent)
         return JsonNode("number", start, end, value, parent)

@@ -26,6 +26,9 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 
 _FENCE = re.compile(r"---[ \t]*\Z")
 _NODE_BUDGET = 10_000  # nodes visited when building values: far above any real frontmatter
+# Nesting levels of the frontmatter, also far above any real one. libyaml's composer recurses in C: a frontmatter
+# of 30,000 `[` overflows the C stack and kills the process (the server with it) instead of raising.
+_MAX_DEPTH = 256
 _SAFE_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
@@ -154,9 +157,29 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
     return document
 
 
+def _too_deep(source: str) -> yaml.Mark | None:
+    """Where the YAML nests deeper than ``_MAX_DEPTH``, or None. Events are parsed iteratively, never recursively.
+
+    Every collection needs at least one indicator character of its own (``[``, ``{``, ``-``, ``:``, ``?``), so a
+    source with fewer of them cannot be too deep and is not parsed twice.
+    """
+    if sum(source.count(indicator) for indicator in "[{-:?") <= _MAX_DEPTH:
+        return None
+    depth = 0
+    for event in yaml.parse(source, Loader=_Loader):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return event.start_mark
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return None
+
+
 def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) -> None:
     try:
-        root = yaml.compose(source, Loader=_Loader)
+        too_deep = _too_deep(source)
+        root = yaml.compose(source, Loader=_Loader) if too_deep is None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         if (
@@ -197,6 +220,13 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
         at = document.lines.position(document.lines.line_start(first_line) + error.start)
         document.yaml_problem = YamlProblem(
             f"U+{ord(source[error.start]):04X} is a lone surrogate, not a character; remove it",
+            Range(at, Position(at.line, at.character + 1)),
+        )
+        return
+    if too_deep is not None:
+        at = document.lines.position(document.lines.line_start(first_line) + too_deep.index)
+        document.yaml_problem = YamlProblem(
+            f"the frontmatter nests more than {_MAX_DEPTH} levels deep here; flatten it",
             Range(at, Position(at.line, at.character + 1)),
         )
         return

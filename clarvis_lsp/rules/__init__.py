@@ -9,6 +9,12 @@ FAMILY_MODULES: tuple[str, ...] = (
     "clarvis_lsp.rules.skill",
     "clarvis_lsp.rules.discovery",
     "clarvis_lsp.rules.config",
+    "clarvis_lsp.rules.json",
+    "clarvis_lsp.rules.settings",
+    "clarvis_lsp.rules.hooks",
+    "clarvis_lsp.rules.mcp",
+    "clarvis_lsp.rules.plugin",
+    "clarvis_lsp.rules.marketplace",
 )
 
 

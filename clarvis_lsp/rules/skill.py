@@ -513,16 +513,26 @@ def _check_agent(document: SkillDocument, context: SkillContext, findings: Findi
             entry.value_range,
             f'The agent "{name}" comes from the plugin "{plugin}", which is not in `enabledPlugins`: enable '
             "the plugin in .clarvis/settings.json, or name another agent.",
+            related=_agent_related(agent, f'the agent "{name}" of the plugin "{plugin}" (not enabled)'),
         )
         return
     known = sorted(key for key, value in context.agents.items() if getattr(value, "enabled", True))
     message = f'No agent named "{name}" was found in .clarvis/agents/, ~/.clarvis/agents/ or the plugins.'
+    suggestion = closest(name, known)
     message += did_you_mean(name, known) or (
         " Known agents: " + ", ".join(known[:10]) + "." if known else " Add the agent file or remove `agent`."
     )
-    findings.add(UNKNOWN_AGENT.code, entry.value_range, message)
+    related = _agent_related(context.agents[suggestion], f'the agent "{suggestion}"') if suggestion else []
+    findings.add(UNKNOWN_AGENT.code, entry.value_range, message, related=related)
 
 
+def _agent_related(agent: object, message: str) -> list[Related]:
+    """The agent's file as a related location (cross-file findings point at the other file)."""
+    path = getattr(agent, "path", None)
+    return [Related(path, Range.point(0, 0), message)] if isinstance(path, Path) else []
+
+
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _INLINE_LINK = re.compile(r"(!?)\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
@@ -532,11 +542,17 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 def _check_links(document: SkillDocument, findings: Findings) -> None:
     """Relative links and images in the body must name files inside the skill directory."""
+    body_offset = document.lines.line_start(document.body_start_line) if document.body_start_line else 0
+    body = document.text[body_offset:] if document.body_start_line < document.lines.line_count else ""
+    if "](" not in body and "]:" not in body:  # no link or reference definition at all: nothing to resolve
+        return
     directory = str(document.path.parent)
     fence: str | None = None
-    for line_number in range(document.body_start_line, document.lines.line_count):
-        line = document.lines.line_text(line_number)
-        fence_match = _FENCE_LINE.match(line)
+    for line_number, line in enumerate(_LINE_SPLIT.split(body), start=document.body_start_line):
+        if line[:4].lstrip()[:1] in ("`", "~"):
+            fence_match = _FENCE_LINE.match(line)
+        else:
+            fence_match = None
         if fence_match:
             marker = fence_match.group(1)
             if fence is None:
@@ -544,7 +560,7 @@ def _check_links(document: SkillDocument, findings: Findings) -> None:
             elif marker[0] == fence[0] and len(marker) >= len(fence):
                 fence = None
             continue
-        if fence is not None:
+        if fence is not None or ("](" not in line and "]:" not in line):
             continue
         masked = _INLINE_CODE.sub(lambda match: " " * len(match.group(0)), line)
         targets = [(m.start(2), m.group(2), m.group(1) == "!") for m in _INLINE_LINK.finditer(masked)]

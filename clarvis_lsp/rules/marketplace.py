@@ -1,0 +1,384 @@
+"""The ``marketplace/*`` rules: one ``marketplace.json`` catalogue (SPEC §3.6).
+
+marketplace.json is tolerant: Clarvis reports unknown and defaulted fields and omits entries it cannot use
+(no usable ``name`` or ``source``) instead of failing. These rules say the same things in the editor, each on
+the key or value concerned, so a mistake in one entry never hides another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.model import Fix, Range, Related, Severity
+from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key
+
+ROOT_FIELDS: tuple[str, ...] = ("name", "displayName", "description", "plugins")
+ENTRY_FIELDS: tuple[str, ...] = ("name", "source", "path", "description", "displayName", "homepage", "category")
+GIT_URL = re.compile(r"(?:https?|ssh|git)://[^\s/]+/\S+\Z")
+SSH_ORIGIN = re.compile(r"[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:\S+\Z")
+SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+HTTP_URL = re.compile(r"https?://[^\s/]+(?:/\S*)?\Z")
+
+UNKNOWN_FIELD = rule(
+    "marketplace/unknown-field",
+    Severity.WARNING,
+    "A field that marketplace.json does not define, at the root or in an entry.",
+    why="marketplace.json is tolerant: Clarvis reports unknown fields and ignores them, so a misspelled "
+    "`displayname` is never shown.",
+    example='{\n  "plugins": [\n    { "name": "quality", "source": "https://github.com/acme/quality.git",\n'
+    '      "homePage": "https://acme.dev" }\n  ]\n}',
+    fix="Correct the spelling (the message suggests the closest known field) or remove the field.",
+    file_kind="marketplace",
+)
+DEFAULTED = rule(
+    "marketplace/defaulted",
+    Severity.INFORMATION,
+    "A missing optional root field that Clarvis fills in (`name`, `plugins`).",
+    why="Clarvis supplies a catalogue name when `name` is missing and treats a missing `plugins` as an empty "
+    "list; the catalogue works, but not as written.",
+    example='{\n  "displayName": "Acme plugins"\n}',
+    fix='Add the field explicitly: `"name": "acme"` for the catalogue, `"plugins": [...]` for its entries.',
+    file_kind="marketplace",
+)
+ENTRY_OMITTED = rule(
+    "marketplace/entry-omitted",
+    Severity.WARNING,
+    "An entry without a usable `name` or `source`: Clarvis omits it.",
+    why="An entry needs a name to be listed and a source to be fetched; without either Clarvis leaves it out "
+    "of `/extensions/market` silently.",
+    example='{\n  "plugins": [\n    { "name": "quality" }\n  ]\n}',
+    fix="Give the entry a non-empty `name` and a `source` (a Git URL, an SSH origin or a relative path).",
+    file_kind="marketplace",
+)
+INVALID_SOURCE = rule(
+    "marketplace/invalid-source",
+    Severity.ERROR,
+    "A `source` that is neither a Git URL, an SSH origin, nor a relative path.",
+    why="Clarvis fetches a plugin from a remote Git URL (https, http, ssh, git), an SSH origin "
+    "(`git@host:path`) or shows a relative source; anything else cannot be fetched or shown.",
+    example='{\n  "plugins": [\n    { "name": "quality", "source": "ftp://example.com/quality" }\n  ]\n}',
+    fix="Use `https://host/owner/repo.git`, `git@host:owner/repo.git`, or a path relative to the marketplace.",
+    file_kind="marketplace",
+)
+RELATIVE_SOURCE = rule(
+    "marketplace/relative-source",
+    Severity.INFORMATION,
+    "A relative `source`: visible in the catalogue, but not installable from the TUI.",
+    why="Relative sources are display-only: `/extensions/market` lists the entry but cannot install it.",
+    example='{\n  "plugins": [\n    { "name": "quality", "source": "./plugins/quality" }\n  ]\n}',
+    fix="Publish the plugin in a Git repository and use its URL as `source` (with `path` for a subdirectory) "
+    "if it should be installable.",
+    file_kind="marketplace",
+)
+DUPLICATE_ENTRY = rule(
+    "marketplace/duplicate-entry",
+    Severity.WARNING,
+    "Two entries have the same `name`.",
+    why="Plugins are identified by name; with two entries of one name only one can be installed and enabled, "
+    "and which one is ambiguous.",
+    example='{\n  "plugins": [\n    { "name": "quality", "source": "https://a.dev/q.git" },\n'
+    '    { "name": "quality", "source": "https://b.dev/q.git" }\n  ]\n}',
+    fix="Rename one of the entries or remove the duplicate.",
+    file_kind="marketplace",
+)
+INVALID_VALUE = rule(
+    "marketplace/invalid-value",
+    Severity.ERROR,
+    "A known field has the wrong type (`plugins` not an array, `description: 3`, an absolute `path`…).",
+    why="Clarvis expects each field's type; a value of the wrong type is ignored or leaves the catalogue "
+    "without its entries.",
+    example='{\n  "name": "acme",\n  "plugins": { "quality": "https://github.com/acme/quality.git" }\n}',
+    fix="Use the documented type: strings for names, titles and descriptions, an array of entry objects for "
+    "`plugins`, a relative subdirectory for `path`, an http(s) URL for `homepage`.",
+    file_kind="marketplace",
+)
+
+
+def check_marketplace(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """Run every ``marketplace/*`` rule on one marketplace.json."""
+    root = document.root
+    if root is None:
+        return  # json/syntax already says the file is empty or holds no value
+    if not isinstance(root, JsonObject):
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(root),
+            f'marketplace.json must be a JSON object such as {{"name": "...", "plugins": []}}, not {_a(_kind(root))}.',
+        )
+        return
+    _check_unknown_fields(document, root, ROOT_FIELDS, "the marketplace", findings)
+    _check_defaulted(document, root, findings)
+    for key in ("name", "displayName", "description"):
+        _check_string(document, root, key, "the marketplace", findings, non_empty=key == "name")
+    plugins = root.value_of("plugins")
+    if plugins is None:
+        return
+    if not isinstance(plugins, JsonArray):
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(plugins),
+            f'"plugins" must be an array of entries such as [{{"name": "...", "source": "https://..."}}], not '
+            f"{_a(_kind(plugins))}.",
+        )
+        return
+    first_by_name: dict[str, JsonNode] = {}
+    for index, entry in enumerate(plugins.items):
+        _check_entry(document, entry, index, first_by_name, findings)
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------
+
+
+def _kind(node: JsonNode) -> str:
+    return node.kind if node.kind != "invalid" else "invalid value"
+
+
+def _a(noun: str) -> str:
+    if noun == "null":
+        return "null"
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _brace(document: JsonDocument, node: JsonNode) -> Range:
+    return document.range_of(node.start, node.start + 1)
+
+
+def _check_unknown_fields(
+    document: JsonDocument, node: JsonObject, known: Sequence[str], where: str, findings: Findings
+) -> None:
+    present = set(node.keys())
+    for member in node.members:
+        if member.key in known:
+            continue
+        suggestion = closest(member.key, known)
+        fixes = []
+        if suggestion is not None and suggestion not in present:
+            fixes.append(
+                Fix(
+                    f'Rename "{member.key}" to "{suggestion}"',
+                    (rename_key(document, member, suggestion, findings.path),),
+                )
+            )
+        fixes.append(
+            Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False)
+        )
+        message = f'Unknown field "{member.key}" in {where}: Clarvis ignores it.'
+        if suggestion is not None:
+            message += f' Did you mean "{suggestion}"?'
+        else:
+            message += " Known fields: " + ", ".join(known) + "."
+        findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
+
+
+def _check_defaulted(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
+    if root.get("name") is None:
+        findings.add(
+            DEFAULTED.code,
+            _brace(document, root),
+            'The marketplace has no "name": Clarvis supplies one. Add "name" to choose the catalogue\'s identifier.',
+        )
+    if root.get("plugins") is None:
+        findings.add(
+            DEFAULTED.code,
+            _brace(document, root),
+            'The marketplace has no "plugins": Clarvis treats it as an empty catalogue. Add "plugins": [...] with '
+            "its entries.",
+        )
+
+
+def _check_string(
+    document: JsonDocument, node: JsonObject, key: str, where: str, findings: Findings, *, non_empty: bool = False
+) -> None:
+    value = node.value_of(key)
+    if value is None:
+        return
+    if value.kind != "string" or not isinstance(value.value, str):
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(value),
+            f'"{key}" of {where} must be a string, not {_a(_kind(value))}.',
+        )
+    elif non_empty and not value.value.strip():
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(value),
+            f'"{key}" of {where} is empty: write a value or remove the field.',
+        )
+
+
+# -- entries ---------------------------------------------------------------------------------------------------
+
+
+def _usable(node: JsonNode | None) -> bool:
+    return node is not None and node.kind == "string" and isinstance(node.value, str) and bool(node.value.strip())
+
+
+def _check_entry(
+    document: JsonDocument, entry: JsonNode, index: int, first_by_name: dict[str, JsonNode], findings: Findings
+) -> None:
+    label = f"entry {index + 1}"
+    if not isinstance(entry, JsonObject):
+        findings.add(
+            ENTRY_OMITTED.code,
+            document.node_range(entry),
+            f'Plugin {label} must be an object with "name" and "source", not {_a(_kind(entry))}: Clarvis omits it.',
+        )
+        return
+    name_member = entry.get("name")
+    name = name_member.value if name_member is not None else None
+    if _usable(name):
+        assert name is not None and isinstance(name.value, str)
+        label = f'entry "{name.value}"'
+    _check_unknown_fields(document, entry, ENTRY_FIELDS, f"plugin {label}", findings)
+    _check_required(document, entry, name_member, "name", label, findings)
+    source_member = entry.get("source")
+    _check_required(document, entry, source_member, "source", label, findings)
+    if source_member is not None and source_member.value is not None and _usable(source_member.value):
+        _check_source(document, source_member.value, label, findings)
+    for key in ("description", "displayName", "category"):
+        _check_string(document, entry, key, f"plugin {label}", findings)
+    _check_path(document, entry, label, findings)
+    _check_homepage(document, entry, label, findings)
+    if name is not None and _usable(name):
+        assert isinstance(name.value, str)
+        first = first_by_name.get(name.value)
+        if first is None:
+            first_by_name[name.value] = name
+        else:
+            findings.add(
+                DUPLICATE_ENTRY.code,
+                document.node_range(name),
+                f"Another entry is already named {json_string(name.value)} (line "
+                f"{document.node_range(first).start.line + 1}): rename this entry or remove the duplicate.",
+                related=[
+                    Related(findings.path, document.node_range(first), f"first entry named {json_string(name.value)}")
+                ],
+            )
+
+
+def _check_required(
+    document: JsonDocument,
+    entry: JsonObject,
+    member: JsonMember | None,
+    key: str,
+    label: str,
+    findings: Findings,
+) -> None:
+    wanted = "its plugin name" if key == "name" else "a Git URL, an SSH origin or a relative path"
+    if member is None:
+        findings.add(
+            ENTRY_OMITTED.code,
+            _brace(document, entry),
+            f'Plugin {label} has no "{key}": Clarvis omits it. Add "{key}" with {wanted}.',
+        )
+        return
+    value = member.value
+    if value is None or _usable(value):
+        return  # a missing value is a json/syntax error
+    what = "empty" if value.kind == "string" else f"{_a(_kind(value))}, not a string"
+    findings.add(
+        ENTRY_OMITTED.code,
+        document.node_range(value),
+        f'The "{key}" of plugin {label} is {what}: Clarvis omits the entry. Set "{key}" to {wanted}.',
+    )
+
+
+def _source_problem(source: str) -> str | None:
+    """Why ``source`` is not a Git URL, an SSH origin or a relative path; None when it is one of them."""
+    if GIT_URL.match(source) or SSH_ORIGIN.match(source):
+        return None
+    scheme = SCHEME.match(source)
+    if scheme is not None:
+        name = scheme.group(1).lower()
+        if len(name) == 1:
+            return "is an absolute Windows path"
+        if name in ("https", "http", "ssh", "git"):
+            return "is not a complete Git URL (it needs a host and a repository path, without spaces)"
+        return f'uses the unsupported scheme "{scheme.group(1)}:"'
+    if source.startswith(("/", "\\")):
+        return "is an absolute path"
+    if source.startswith("~"):
+        return "points into a home directory"
+    if source != source.strip():
+        return "has leading or trailing whitespace"
+    return None
+
+
+def _is_relative(source: str) -> bool:
+    return not GIT_URL.match(source) and not SSH_ORIGIN.match(source)
+
+
+def _check_source(document: JsonDocument, node: JsonNode, label: str, findings: Findings) -> None:
+    source = node.value
+    assert isinstance(source, str)
+    problem = _source_problem(source)
+    if problem is not None:
+        findings.add(
+            INVALID_SOURCE.code,
+            document.node_range(node),
+            f"The source {json_string(source)} of plugin {label} {problem}: use a Git URL (https://, http://, ssh://, "
+            "git://), an SSH origin (git@host:owner/repo.git) or a path relative to the marketplace.",
+        )
+        return
+    if _is_relative(source):
+        findings.add(
+            RELATIVE_SOURCE.code,
+            document.node_range(node),
+            f"The relative source {json_string(source)} of plugin {label} is shown in /extensions/market but cannot be "
+            "installed from the TUI: publish the plugin in a Git repository and use its URL to make it installable.",
+        )
+
+
+def _check_path(document: JsonDocument, entry: JsonObject, label: str, findings: Findings) -> None:
+    node = entry.value_of("path")
+    if node is None:
+        return
+    if node.kind != "string" or not isinstance(node.value, str):
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(node),
+            f'"path" of plugin {label} must be a string (the plugin\'s subdirectory in the source), not '
+            f"{_a(_kind(node))}.",
+        )
+        return
+    value = node.value
+    parts = re.split(r"[/\\]+", value)
+    if not value.strip():
+        problem = "is empty"
+    elif value.startswith(("/", "\\", "~")) or SCHEME.match(value):
+        problem = "is not a relative path"
+    elif ".." in parts:
+        problem = 'leaves the source with ".."'
+    else:
+        return
+    findings.add(
+        INVALID_VALUE.code,
+        document.node_range(node),
+        f'"path" of plugin {label} {problem}: write the plugin\'s subdirectory inside the source, such as '
+        '"plugins/quality", or remove the field.',
+    )
+
+
+def _check_homepage(document: JsonDocument, entry: JsonObject, label: str, findings: Findings) -> None:
+    node = entry.value_of("homepage")
+    if node is None:
+        return
+    if node.kind != "string" or not isinstance(node.value, str):
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(node),
+            f'"homepage" of plugin {label} must be a URL string, not {_a(_kind(node))}.',
+        )
+    elif not HTTP_URL.match(node.value):
+        findings.add(
+            INVALID_VALUE.code,
+            document.node_range(node),
+            f'"homepage" {json_string(node.value)} of plugin {label} is not an http(s) URL: write the full address, '
+            'such as "https://example.com/quality".',
+            severity=Severity.WARNING,
+        )

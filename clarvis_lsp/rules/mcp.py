@@ -1,0 +1,364 @@
+"""The ``mcp/*`` rules: the MCP server objects of an ``mcpServers`` map (settings.json and plugin.json).
+
+Each server is checked field by field, so one bad field never hides another. The transport (``type``, default
+``stdio``) decides which fields are required and which are forbidden; when ``type`` itself is unknown only the
+transport-independent checks run, because which fields belong is then a guess. Field knowledge mirrors
+``schemas/mcp-server.schema.json`` (a test keeps the two equal).
+
+``${VAR}`` interpolation in ``env`` and ``headers`` values is checked for its syntax only: the environment is
+never read and no variable's value is ever printed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.model import Fix, Range, Severity
+from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value, source_offsets
+
+TRANSPORTS: tuple[str, ...] = ("stdio", "http", "sse")
+DEFAULT_TRANSPORT = "stdio"
+SERVER_FIELDS: tuple[str, ...] = ("type", "command", "args", "env", "shared", "url", "headers", "resources")
+STDIO_ONLY: tuple[str, ...] = ("command", "args", "env", "shared")
+REMOTE_ONLY: tuple[str, ...] = ("url", "headers")
+URL_PATTERN = re.compile(r"https?://\S+\Z")
+VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+UNKNOWN_TYPE = rule(
+    "mcp/unknown-type",
+    Severity.ERROR,
+    "An MCP server's `type` is not `stdio`, `http` or `sse`.",
+    why="The type selects the transport; Clarvis cannot connect to a server of an unknown type.",
+    example='"mcpServers": {"docs": {"type": "websocket", "url": "wss://example.com"}}',
+    fix="Use `stdio` (a local process, the default), `http` or `sse`.",
+    file_kind="settings",
+)
+MISSING_COMMAND = rule(
+    "mcp/missing-command",
+    Severity.ERROR,
+    "A stdio MCP server has no `command` (or it is empty).",
+    why="A stdio server is a local process started with `command`; without it there is nothing to start.",
+    example='"mcpServers": {"db": {"args": ["serve"]}}',
+    fix='Add `"command"` with the program to start, or set `"type"` to `http`/`sse` with a `url`.',
+    file_kind="settings",
+)
+MISSING_URL = rule(
+    "mcp/missing-url",
+    Severity.ERROR,
+    "An http or sse MCP server has no `url`, or its `url` is not an http(s) URL.",
+    why="Remote servers are reached at their URL; without a valid http:// or https:// URL Clarvis cannot connect.",
+    example='"mcpServers": {"docs": {"type": "http", "url": "mcp.example.com"}}',
+    fix="Write the full URL, starting with https:// (or http://).",
+    file_kind="settings",
+)
+FIELD_NOT_ALLOWED = rule(
+    "mcp/field-not-allowed",
+    Severity.ERROR,
+    "A field that the server's transport forbids (`url`/`headers` on stdio; `command`, `args`, `env`, `shared` on "
+    "http/sse).",
+    why="stdio servers are local processes and remote servers are URLs; Clarvis rejects a server that mixes them.",
+    example='"mcpServers": {"docs": {"type": "http", "url": "https://x", "command": "docs-server"}}',
+    fix="Remove the field, or change `type` to the transport it belongs to.",
+    file_kind="settings",
+)
+INVALID_VALUE = rule(
+    "mcp/invalid-value",
+    Severity.ERROR,
+    "An MCP server field has the wrong type.",
+    why="Clarvis rejects a server whose fields do not have the documented types, so it never connects.",
+    example='"mcpServers": {"db": {"command": "db", "args": "serve", "shared": "yes"}}',
+    fix="`command` a string, `args` an array of strings, `env`/`headers` maps of strings, `shared`/`resources` "
+    "booleans, `url` a string; each server is an object.",
+    file_kind="settings",
+)
+UNKNOWN_FIELD = rule(
+    "mcp/unknown-field",
+    Severity.WARNING,
+    "A field of an MCP server object that Clarvis does not know.",
+    why="Unknown fields are not acted on, so a misspelled `environment` or `header` silently has no effect.",
+    example='"mcpServers": {"db": {"command": "db", "environment": {"TOKEN": "${TOKEN}"}}}',
+    fix="Correct the spelling (the message suggests the closest known field) or remove the field.",
+    file_kind="settings",
+)
+INVALID_INTERPOLATION = rule(
+    "mcp/invalid-interpolation",
+    Severity.WARNING,
+    "A malformed `${...}` in an `env` or `headers` value.",
+    why="Clarvis replaces `${VAR}` with the environment variable VAR; a malformed reference (`${}`, `${VAR`, "
+    "`${1X}`) is not replaced, so the server gets the literal text instead of the secret.",
+    example='"env": {"TOKEN": "${GITHUB_TOKEN"}',
+    fix="Write `${NAME}` with a name of letters, digits and `_` that does not start with a digit.",
+    file_kind="settings",
+)
+INVALID_SERVER_NAME = rule(
+    "mcp/invalid-server-name",
+    Severity.WARNING,
+    "An MCP server name containing `:` or `.`.",
+    why="`:` and `.` separate plugin, server and tool in the names `<plugin>:<server>.<tool>`; a server name "
+    "containing them makes its tool names ambiguous (and hook `match.tool` patterns with them).",
+    example='"mcpServers": {"github.com": {"type": "http", "url": "https://api.example.com/mcp"}}',
+    fix="Rename the server without `:` and `.` (for example `github-com`).",
+    file_kind="settings",
+)
+
+
+def _kind(node: JsonNode) -> str:
+    names = {"object": "an object", "array": "an array", "string": "a string", "number": "a number"}
+    names.update({"boolean": "a boolean", "null": "null", "invalid": "an invalid value"})
+    return names.get(node.kind, node.kind)
+
+
+def _value_range(document: JsonDocument, node: JsonNode) -> Range:
+    """A value's range; a container only on its opening bracket."""
+    if node.is_container:
+        return document.range_of(node.start, node.start + 1)
+    return document.node_range(node)
+
+
+def _is_string(node: JsonNode) -> bool:
+    return node.kind == "string" and isinstance(node.value, str)
+
+
+def check_mcp_servers(document: JsonDocument, node: JsonNode, findings: Findings) -> None:
+    """Check every server of an ``mcpServers`` map. A value that is not an object is the caller's to report."""
+    if not isinstance(node, JsonObject):
+        return
+    for member in node.members:
+        _check_server_name(document, member, findings)
+        if member.value is not None:
+            check_mcp_server(document, member, member.value, findings)
+
+
+def _check_server_name(document: JsonDocument, member: JsonMember, findings: Findings) -> None:
+    bad = sorted({char for char in member.key if char in ":."})
+    if not bad:
+        return
+    fixes: list[Fix] = []
+    renamed = re.sub(r"[:.]+", "-", member.key).strip("-")
+    if renamed and member.parent.get(renamed) is None:
+        fixes.append(
+            Fix(
+                f'Rename the server to "{renamed}"',
+                (rename_key(document, member, renamed, findings.path),),
+                safe=False,  # tool names and hook match patterns that use the old name change too
+            )
+        )
+    shown = " and ".join(f"`{char}`" for char in bad)
+    findings.add(
+        INVALID_SERVER_NAME.code,
+        document.key_range(member),
+        f'The server name "{member.key}" contains {shown}, which separate plugin, server and tool in '
+        f"`<plugin>:<server>.<tool>`: rename it without `:` and `.`.",
+        fixes=fixes,
+    )
+
+
+def check_mcp_server(document: JsonDocument, owner: JsonMember, server: JsonNode, findings: Findings) -> None:
+    """Check one server object, the value of the ``mcpServers`` member ``owner``."""
+    name = owner.key
+    if not isinstance(server, JsonObject):
+        findings.add(
+            INVALID_VALUE.code,
+            _value_range(document, server),
+            f'The MCP server "{name}" must be an object such as {{"command": "..."}} or '
+            f'{{"type": "http", "url": "https://..."}}, not {_kind(server)}.',
+        )
+        return
+    transport = _check_type(document, server, findings)
+    forbidden: tuple[str, ...] = ()
+    if transport == "stdio":
+        forbidden = REMOTE_ONLY
+        _check_command(document, owner, server, findings)
+    elif transport in ("http", "sse"):
+        forbidden = STDIO_ONLY
+        _check_url(document, owner, server, transport, findings)
+    for member in server.members:
+        if member.key in forbidden:
+            _report_forbidden(document, member, transport or "", findings)
+        elif member.key not in SERVER_FIELDS:
+            _unknown_field(document, member, findings)
+        elif member.value is not None and server.get(member.key) is member:
+            _check_field_type(document, member, member.value, findings)
+
+
+def _check_type(document: JsonDocument, server: JsonObject, findings: Findings) -> str | None:
+    """The server's transport, or None when ``type`` is not a known one (reported)."""
+    member = server.get("type")
+    if member is None:
+        return DEFAULT_TRANSPORT
+    value = member.value
+    if value is None:
+        return None
+    if _is_string(value) and value.value in TRANSPORTS:
+        return str(value.value)
+    written = value.value if _is_string(value) else None
+    suggestion = closest(str(written), TRANSPORTS, cutoff=0.6) if written else None
+    fixes: list[Fix] = []
+    if suggestion is not None:
+        fixes.append(
+            Fix(
+                f'Change the type to "{suggestion}"',
+                (replace_value(document, value, json_string(suggestion), findings.path),),
+            )
+        )
+    shown = f'"{written}"' if written is not None else _kind(value)
+    message = f'Unknown MCP server type {shown}: use "stdio" (a local process, the default), "http" or "sse".'
+    if suggestion is not None:
+        message += f' Did you mean "{suggestion}"?'
+    findings.add(UNKNOWN_TYPE.code, _value_range(document, value), message, fixes=fixes)
+    return None
+
+
+def _check_command(document: JsonDocument, owner: JsonMember, server: JsonObject, findings: Findings) -> None:
+    member = server.get("command")
+    if member is None:
+        findings.add(
+            MISSING_COMMAND.code,
+            document.key_range(owner),
+            f'The stdio MCP server "{owner.key}" has no "command": add the program to start, or set "type" to '
+            '"http" or "sse" with a "url" for a remote server.',
+        )
+        return
+    value = member.value
+    if value is not None and _is_string(value) and not str(value.value).strip():
+        findings.add(
+            MISSING_COMMAND.code,
+            document.node_range(value),
+            f'The "command" of the MCP server "{owner.key}" is empty: write the program to start.',
+        )
+
+
+def _check_url(
+    document: JsonDocument, owner: JsonMember, server: JsonObject, transport: str, findings: Findings
+) -> None:
+    member = server.get("url")
+    if member is None:
+        findings.add(
+            MISSING_URL.code,
+            document.key_range(owner),
+            f'The {transport} MCP server "{owner.key}" has no "url": add its http:// or https:// address.',
+        )
+        return
+    value = member.value
+    if value is None or not _is_string(value):
+        return  # a non-string url is mcp/invalid-value
+    if URL_PATTERN.match(str(value.value)) is None:
+        findings.add(
+            MISSING_URL.code,
+            document.node_range(value),
+            f'"{value.value}" is not an http(s) URL: write the full address of the {transport} server, starting '
+            "with https:// (or http://).",
+        )
+
+
+def _report_forbidden(document: JsonDocument, member: JsonMember, transport: str, findings: Findings) -> None:
+    if member.key in REMOTE_ONLY:
+        reason = f'"{member.key}" is only for the http and sse transports; a stdio server uses "command"'
+        if transport == "stdio" and member.parent.get("type") is None:
+            reason += ' (a server without "type" is stdio)'
+    else:
+        reason = f'"{member.key}" is only for stdio servers; an {transport} server is reached at its "url"'
+    findings.add(
+        FIELD_NOT_ALLOWED.code,
+        document.key_range(member),
+        f"{reason}: remove it, or change the server's type.",
+        fixes=[Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False)],
+    )
+
+
+def _unknown_field(document: JsonDocument, member: JsonMember, findings: Findings) -> None:
+    suggestion = closest(member.key, SERVER_FIELDS)
+    fixes: list[Fix] = []
+    if suggestion is not None and member.parent.get(suggestion) is None:
+        fixes.append(
+            Fix(f'Rename "{member.key}" to "{suggestion}"', (rename_key(document, member, suggestion, findings.path),))
+        )
+    fixes.append(Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False))
+    message = f'Unknown MCP server field "{member.key}": Clarvis does not act on it.'
+    if suggestion is not None:
+        message += f' Did you mean "{suggestion}"?'
+    else:
+        message += f" Known fields: {', '.join(SERVER_FIELDS)}."
+    findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
+
+
+def _invalid(document: JsonDocument, node: JsonNode, findings: Findings, message: str) -> None:
+    findings.add(INVALID_VALUE.code, _value_range(document, node), message)
+
+
+def _check_field_type(document: JsonDocument, member: JsonMember, value: JsonNode, findings: Findings) -> None:
+    key = member.key
+    if key in ("command", "url"):
+        if not _is_string(value):
+            _invalid(document, value, findings, f'"{key}" must be a string, not {_kind(value)}.')
+    elif key in ("shared", "resources"):
+        if value.kind != "boolean":
+            _invalid(document, value, findings, f'"{key}" must be true or false, not {_kind(value)}.')
+    elif key == "args":
+        if not isinstance(value, JsonArray):
+            _invalid(
+                document, value, findings, f'"args" must be an array of strings such as ["serve"], not {_kind(value)}.'
+            )
+            return
+        for item in value.items:
+            if not _is_string(item):
+                _invalid(document, item, findings, f'Each "args" entry must be a string, not {_kind(item)}: quote it.')
+    elif key in ("env", "headers"):
+        if not isinstance(value, JsonObject):
+            _invalid(
+                document, value, findings, f'"{key}" must be an object mapping names to strings, not {_kind(value)}.'
+            )
+            return
+        for entry in value.members:
+            if entry.value is None:
+                continue
+            if not _is_string(entry.value):
+                _invalid(
+                    document,
+                    entry.value,
+                    findings,
+                    f'The {key} value "{entry.key}" must be a string, not {_kind(entry.value)}: quote it.',
+                )
+                continue
+            _check_interpolation(document, key, entry, entry.value, findings)
+
+
+_REFERENCE = re.compile(r"\$\{([^}\s\"]*)(\})?")
+
+
+def interpolation_errors(text: str) -> list[tuple[int, int, str]]:
+    """Malformed ``${...}`` references in ``text``: (start, end, reason), indexes into ``text``."""
+    problems: list[tuple[int, int, str]] = []
+    for match in _REFERENCE.finditer(text):
+        name, closed = match.group(1), match.group(2)
+        if closed is None:
+            problems.append((match.start(), match.end(), "is never closed with '}'"))
+        elif not name:
+            problems.append((match.start(), match.end(), "names no variable"))
+        elif VARIABLE_NAME.match(name) is None:
+            problems.append(
+                (
+                    match.start(),
+                    match.end(),
+                    "is not a variable name (letters, digits and _, not starting with a digit)",
+                )
+            )
+    return problems
+
+
+def _check_interpolation(
+    document: JsonDocument, field: str, entry: JsonMember, value: JsonNode, findings: Findings
+) -> None:
+    text = str(value.value)
+    offsets = source_offsets(document, value)
+    for start, end, reason in interpolation_errors(text):
+        where = document.range_of(offsets[start], offsets[end]) if offsets is not None else document.node_range(value)
+        findings.add(
+            INVALID_INTERPOLATION.code,
+            where,
+            f'"{text[start:end]}" in the {field} value "{entry.key}" {reason}, so Clarvis passes it on literally: '
+            "write ${NAME} with a name of letters, digits and _.",
+        )

@@ -1,0 +1,303 @@
+"""The ``settings/*`` rules: ``~/.clarvis/settings.json`` and ``<ws>/.clarvis/settings.json`` (strict).
+
+Every top-level field is checked on its own; the hooks and MCP servers inside are handed to the ``hooks/*`` and
+``mcp/*`` rules. Field knowledge mirrors ``schemas/settings.schema.json`` (a test keeps the two equal).
+Only files recognised as settings reach these rules: a ``.vscode/settings.json`` never does (``kinds.py``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.model import Fix, Range, Related, Severity
+from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.hooks import check_hook_list
+from clarvis_lsp.rules.jsonedit import json_string, remove_item, remove_member, rename_key, replace_value
+from clarvis_lsp.rules.mcp import check_mcp_servers
+
+PROVIDER_FIELDS: tuple[str, ...] = ("memory", "plans", "tasks")
+KNOWN_FIELDS: tuple[str, ...] = (
+    "$schema",
+    "hooks",
+    "mcpServers",
+    "marketplaces",
+    "enabledPlugins",
+    *PROVIDER_FIELDS,
+    "model",
+)
+TRUST_FIELDS: tuple[str, ...] = ("hooks", "mcpServers", "enabledPlugins", "marketplaces")
+# Same as the ``marketplaces`` items pattern of schemas/settings.schema.json.
+GIT_URL = re.compile(r"(?:(?:https?|ssh|git)://[^\s/]+/\S+|[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:\S+)\Z")
+
+UNKNOWN_FIELD = rule(
+    "settings/unknown-field",
+    Severity.ERROR,
+    "An unknown top-level field in settings.json.",
+    why="settings.json is strict: Clarvis rejects unknown top-level fields instead of ignoring them, so a "
+    "misspelled `enabledPlugin` breaks the file.",
+    example='{"enabledPlugin": ["lint"]}',
+    fix="Correct the spelling (the message suggests the closest known field) or remove the field; fields this "
+    "linter does not know yet can be allowed with `settings.extraFields` in .clarvis-lsp.toml.",
+    file_kind="settings",
+)
+INVALID_VALUE = rule(
+    "settings/invalid-value",
+    Severity.ERROR,
+    "A known settings field has the wrong type or shape.",
+    why="Clarvis rejects a settings file whose fields do not have the documented shape.",
+    example='{"hooks": {}, "enabledPlugins": "lint", "memory": "local"}',
+    fix="`hooks` and `marketplaces` are arrays, `mcpServers` an object, `enabledPlugins` an array of plugin "
+    "names, `memory`/`plans`/`tasks` objects with a string `provider`, `model` a string.",
+    file_kind="settings",
+)
+INVALID_MARKETPLACE = rule(
+    "settings/invalid-marketplace",
+    Severity.ERROR,
+    "A `marketplaces` entry is not a Git URL.",
+    why="Marketplaces are Git repositories that Clarvis clones; anything else cannot be fetched.",
+    example='{"marketplaces": ["github.com/acme/plugins"]}',
+    fix="Use https://host/path, http://, ssh://, git:// or git@host:path.",
+    file_kind="settings",
+)
+UNKNOWN_PLUGIN = rule(
+    "settings/unknown-plugin",
+    Severity.WARNING,
+    "An `enabledPlugins` entry names no installed plugin.",
+    why="Only installed plugins (`~/.clarvis/plugins/<name>/`, `.clarvis/plugins/<name>/`) can be enabled; "
+    "a misspelled or missing plugin silently contributes nothing.",
+    example='{"enabledPlugins": ["lnt"]}',
+    fix="Correct the name (the message suggests the closest installed plugin) or install the plugin.",
+    file_kind="settings",
+)
+DUPLICATE_PLUGIN = rule(
+    "settings/duplicate-plugin",
+    Severity.WARNING,
+    "A plugin name appears twice in `enabledPlugins`.",
+    why="A plugin's precedence is its position in the list; with two positions it is unclear which one the "
+    "author meant (the first counts).",
+    example='{"enabledPlugins": ["lint", "docs", "lint"]}',
+    fix="Keep the name once, at the position that gives the precedence you want.",
+    file_kind="settings",
+)
+REQUIRES_TRUST = rule(
+    "settings/requires-trust",
+    Severity.INFORMATION,
+    "A workspace-settings field that stays inactive until the workspace is approved with `/workspace-trust`.",
+    why="hooks, mcpServers, enabledPlugins, marketplaces and the memory/plans/tasks providers of a workspace run "
+    "or select code; Clarvis holds them back until `/workspace-trust` and keeps using the personal configuration.",
+    example='.clarvis/settings.json: {"hooks": [{"event": "run_end", "command": "./notify.sh"}]}',
+    fix="Nothing to fix: approve the workspace with `/workspace-trust` when you trust it, or move the field to "
+    "~/.clarvis/settings.json.",
+    file_kind="settings",
+)
+
+
+def _kind(node: JsonNode) -> str:
+    names = {"object": "an object", "array": "an array", "string": "a string", "number": "a number"}
+    names.update({"boolean": "a boolean", "null": "null", "invalid": "an invalid value"})
+    return names.get(node.kind, node.kind)
+
+
+def _value_range(document: JsonDocument, node: JsonNode) -> Range:
+    """A value's range; a container only on its opening bracket."""
+    if node.is_container:
+        return document.range_of(node.start, node.start + 1)
+    return document.node_range(node)
+
+
+def _is_string(node: JsonNode) -> bool:
+    return node.kind == "string" and isinstance(node.value, str)
+
+
+def check_settings(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """Run every ``settings/*`` rule, then the hook and MCP rules on ``hooks`` and ``mcpServers``."""
+    root = document.root
+    if root is None:
+        return
+    if not isinstance(root, JsonObject):
+        findings.add(
+            INVALID_VALUE.code,
+            _value_range(document, root),
+            f'settings.json must be a JSON object such as {{"enabledPlugins": []}}, not {_kind(root)}.',
+        )
+        return
+    scope = context.settings_scope
+    owner = "workspace settings" if scope == "workspace" else "personal settings"
+    known = (*KNOWN_FIELDS, *context.extra_settings_fields)
+    for member in root.members:
+        if member.key not in known:
+            _unknown_field(document, member, known, findings)
+            continue
+        if root.get(member.key) is not member or member.value is None:
+            continue  # an earlier duplicate (json/duplicate-key) or a missing value (json/syntax)
+        value = member.value
+        key = member.key
+        if key == "hooks":
+            if isinstance(value, JsonArray):
+                check_hook_list(document, value, findings, owner=owner)
+            else:
+                _invalid(document, value, findings, f'"hooks" must be an array of hook objects, not {_kind(value)}.')
+        elif key == "mcpServers":
+            if isinstance(value, JsonObject):
+                check_mcp_servers(document, value, findings)
+            else:
+                _invalid(
+                    document,
+                    value,
+                    findings,
+                    f'"mcpServers" must be an object keyed by server name, not {_kind(value)}.',
+                )
+        elif key == "marketplaces":
+            _check_marketplaces(document, value, findings)
+        elif key == "enabledPlugins":
+            _check_enabled_plugins(document, value, context, findings)
+        elif key in PROVIDER_FIELDS:
+            _check_provider(document, member, value, findings)
+        elif key in ("model", "$schema") and (not _is_string(value) or not str(value.value).strip()):
+            shown = "empty" if _is_string(value) else _kind(value)
+            _invalid(document, value, findings, f'"{key}" must be a non-empty string, not {shown}.')
+    if scope == "workspace":
+        _check_trust(document, root, findings)
+
+
+def _invalid(
+    document: JsonDocument, node: JsonNode, findings: Findings, message: str, *, where: Range | None = None
+) -> None:
+    findings.add(INVALID_VALUE.code, where or _value_range(document, node), message)
+
+
+def _unknown_field(document: JsonDocument, member: JsonMember, known: tuple[str, ...], findings: Findings) -> None:
+    suggestion = closest(member.key, known)
+    fixes: list[Fix] = []
+    if suggestion is not None and member.parent.get(suggestion) is None:
+        fixes.append(
+            Fix(f'Rename "{member.key}" to "{suggestion}"', (rename_key(document, member, suggestion, findings.path),))
+        )
+    fixes.append(Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False))
+    message = f'Unknown settings field "{member.key}": settings.json is strict and Clarvis rejects it.'
+    if suggestion is not None:
+        message += f' Did you mean "{suggestion}"?'
+    else:
+        message += (
+            f" Known fields: {', '.join(known)}. Remove it, or allow it with settings.extraFields in .clarvis-lsp.toml."
+        )
+    findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
+
+
+def _check_marketplaces(document: JsonDocument, value: JsonNode, findings: Findings) -> None:
+    if not isinstance(value, JsonArray):
+        _invalid(document, value, findings, f'"marketplaces" must be an array of Git URLs, not {_kind(value)}.')
+        return
+    for item in value.items:
+        if not _is_string(item):
+            _invalid(document, item, findings, f"Each marketplace must be a Git URL string, not {_kind(item)}.")
+        elif GIT_URL.match(str(item.value)) is None:
+            findings.add(
+                INVALID_MARKETPLACE.code,
+                document.node_range(item),
+                f'"{item.value}" is not a Git URL, so Clarvis cannot fetch this marketplace: use https://host/path '
+                "(or http://, ssh://, git://) or git@host:path.",
+            )
+
+
+def _check_enabled_plugins(
+    document: JsonDocument, value: JsonNode, context: JsonFileContext, findings: Findings
+) -> None:
+    if not isinstance(value, JsonArray):
+        _invalid(document, value, findings, f'"enabledPlugins" must be an array of plugin names, not {_kind(value)}.')
+        return
+    first_seen: dict[str, JsonNode] = {}
+    installed = sorted(context.plugins)
+    for item in value.items:
+        if not _is_string(item) or not str(item.value):
+            shown = "an empty string" if _is_string(item) else _kind(item)
+            _invalid(document, item, findings, f"Each enabledPlugins entry must be a plugin name, not {shown}.")
+            continue
+        name = str(item.value)
+        first = first_seen.get(name)
+        if first is not None:
+            findings.add(
+                DUPLICATE_PLUGIN.code,
+                document.node_range(item),
+                f'"{name}" is already enabled on line {document.node_range(first).start.line + 1}; the first '
+                "position sets its precedence. Remove this one (or the other, to move the plugin).",
+                related=[Related(findings.path, document.node_range(first), f'first "{name}"')],
+                fixes=[Fix(f'Remove the second "{name}"', (remove_item(document, item, findings.path),))],
+            )
+            continue
+        first_seen[name] = item
+        if name in context.plugins:
+            continue
+        suggestion = closest(name, installed)
+        fixes: list[Fix] = []
+        if suggestion is not None:
+            fixes.append(
+                Fix(
+                    f'Change to the installed plugin "{suggestion}"',
+                    (replace_value(document, item, json_string(suggestion), findings.path),),
+                    safe=False,  # a guess between plugin names
+                )
+            )
+            advice = f' Did you mean "{suggestion}"?'
+        elif installed:
+            advice = f" Installed plugins: {', '.join(installed)}."
+        else:
+            advice = " No plugin is installed."
+        findings.add(
+            UNKNOWN_PLUGIN.code,
+            document.node_range(item),
+            f'No installed plugin is named "{name}", so enabling it does nothing: install it in '
+            f".clarvis/plugins/{name}/ or ~/.clarvis/plugins/{name}/, or correct the name.{advice}",
+            fixes=fixes,
+        )
+
+
+def _check_provider(document: JsonDocument, member: JsonMember, value: JsonNode, findings: Findings) -> None:
+    key = member.key
+    if not isinstance(value, JsonObject):
+        _invalid(
+            document,
+            value,
+            findings,
+            f'"{key}" must be an object with a "provider", such as {{"provider": "name"}}, not {_kind(value)}.',
+        )
+        return
+    provider = value.get("provider")
+    if provider is None:
+        _invalid(
+            document,
+            value,
+            findings,
+            f'"{key}" has no "provider": add "provider" with the name of the provider that serves {key}.',
+            where=document.key_range(member),
+        )
+        return
+    node = provider.value
+    if node is not None and (not _is_string(node) or not str(node.value).strip()):
+        shown = "empty" if _is_string(node) else _kind(node)
+        _invalid(document, node, findings, f'"{key}.provider" must be a provider name (a string), not {shown}.')
+
+
+def _check_trust(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
+    tail = (
+        "stays inactive until this workspace is approved with /workspace-trust; until then Clarvis keeps using "
+        "your personal configuration."
+    )
+    for member in root.members:
+        if root.get(member.key) is not member:
+            continue
+        if member.key in TRUST_FIELDS:
+            findings.add(
+                REQUIRES_TRUST.code, document.key_range(member), f'"{member.key}" in workspace settings {tail}'
+            )
+        elif member.key in PROVIDER_FIELDS and isinstance(member.value, JsonObject):
+            provider = member.value.get("provider")
+            if provider is not None:
+                findings.add(
+                    REQUIRES_TRUST.code,
+                    document.key_range(provider),
+                    f'"{member.key}.provider" in workspace settings {tail}',
+                )

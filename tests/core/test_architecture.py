@@ -1,0 +1,33 @@
+"""The core never imports pygls or lsprotocol: only ``clarvis_lsp/server/`` knows the protocol."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "clarvis_lsp"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_nothing_outside_server_imports_the_protocol() -> None:
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "server" not in path.relative_to(PACKAGE).parts and {"pygls", "lsprotocol"} & imported_modules(path)
+    ]
+    assert offenders == []
+
+
+def test_the_server_does_import_the_protocol() -> None:
+    # Guards the test above against silently scanning nothing.
+    assert "pygls" in imported_modules(PACKAGE / "server" / "app.py")
