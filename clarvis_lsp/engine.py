@@ -31,20 +31,20 @@ from clarvis_lsp.discovery import (
     scan_plugins,
     workspace_roots,
 )
+from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.kinds import FileKind, file_kind
 from clarvis_lsp.model import Diagnostic
 from clarvis_lsp.rules.base import Findings
-from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.discovery import check_discovery
+from clarvis_lsp.rules.discovery import check_discovery, names_at, paths_of_name
+from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.hooks import check_hooks_file, check_run_limit
 from clarvis_lsp.rules.json import check_json_syntax
 from clarvis_lsp.rules.marketplace import check_marketplace
 from clarvis_lsp.rules.plugin import check_plugin
 from clarvis_lsp.rules.settings import check_settings
-from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.skill import SkillContext, check_skill
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
@@ -81,6 +81,7 @@ class WorkspaceEngine:
     nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
     validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)
     _discovered: Discovered | None = None
+    _cross: dict[Path, list[Diagnostic]] | None = None
 
     # -- discovery ---------------------------------------------------------------------------------------------
 
@@ -134,6 +135,7 @@ class WorkspaceEngine:
 
     def invalidate(self) -> None:
         self._discovered = None
+        self._cross = None
 
     # -- files -------------------------------------------------------------------------------------------------
 
@@ -240,15 +242,59 @@ class WorkspaceEngine:
 
     def cross_file(self) -> list[Diagnostic]:
         """Findings that depend on more than one file, on whichever file they concern."""
-        found = check_discovery(self.discovered.registry, strict=self.config.strict)
-        found.extend(
-            check_run_limit(
-                self.json_context(self.directory / ".clarvis" / "settings.json"),
-                include_user=self.config.include_user,
-                read_text=self.read_text,
+        return [diagnostic for items in self.cross_by_path().values() for diagnostic in items]
+
+    def cross_by_path(self) -> dict[Path, list[Diagnostic]]:
+        """The cross-file findings by file, computed once and then kept up to date by ``update``."""
+        if self._cross is None:
+            found = check_discovery(self.discovered.registry, strict=self.config.strict)
+            found.extend(
+                check_run_limit(
+                    self.json_context(self.directory / ".clarvis" / "settings.json"),
+                    include_user=self.config.include_user,
+                    read_text=self.read_text,
+                )
             )
-        )
-        return found
+            by_path: dict[Path, list[Diagnostic]] = {}
+            for diagnostic in found:
+                by_path.setdefault(diagnostic.path, []).append(diagnostic)
+            self._cross = by_path
+        return self._cross
+
+    def update(self, changed: Iterable[Path]) -> set[Path]:
+        """Bring discovery up to date after ``changed`` changed (on disk or in the overlay).
+
+        Returns the files whose cross-file findings may have changed. A SKILL.md edit re-reads only that skill
+        directory and recomputes the discovery findings of the names it declared before and after, so a
+        keystroke costs what the edited file costs. Anything else discovery depends on (settings, plugins,
+        agents, configuration) starts discovery over.
+        """
+        paths = set(changed)
+        if self._discovered is None:
+            return paths
+        if any(path.name != "SKILL.md" for path in paths):
+            before = set(self._cross or {})
+            self.invalidate()
+            return before | set(self.cross_by_path()) | paths
+        registry = self._discovered.registry
+        names = {name for path in paths for name in names_at(registry, path)}
+        refreshed = registry.refresh(paths, self.overlay)
+        if refreshed is registry:
+            return paths
+        names |= {name for path in paths for name in names_at(refreshed, path)}
+        affected = {path for name in names for path in paths_of_name(registry, name)}
+        affected |= {path for name in names for path in paths_of_name(refreshed, name)}
+        self._discovered.registry = refreshed
+        cross = self.cross_by_path()
+        for path in affected | paths:
+            kept = [item for item in cross.get(path, []) if not item.code.startswith("discovery/")]
+            if kept:
+                cross[path] = kept
+            else:
+                cross.pop(path, None)
+        for diagnostic in check_discovery(refreshed, strict=self.config.strict, names=names):
+            cross.setdefault(diagnostic.path, []).append(diagnostic)
+        return affected | paths
 
     def read_text(self, path: Path) -> str | None:
         """A file's text (the overlay wins), or None when it cannot be read."""

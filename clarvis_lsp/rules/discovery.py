@@ -69,10 +69,15 @@ def _describe(skill: SkillInfo) -> str:
     return f"{skill.scope}{source} root #{skill.root_index}"
 
 
-def check_discovery(registry: SkillRegistry, *, strict: bool) -> list[Diagnostic]:
-    """Every discovery finding of a registry, on whichever file it concerns."""
+def check_discovery(registry: SkillRegistry, *, strict: bool, names: Iterable[str] | None = None) -> list[Diagnostic]:
+    """The discovery findings of a registry, on whichever file they concern.
+
+    With ``names``, only the findings about those skill names (an edit changes the findings of the names it
+    touches and no others, so the language server re-checks those alone).
+    """
     found: list[Diagnostic] = []
-    for name in registry.names():
+    only = None if names is None else set(names)
+    for name in registry.names() if only is None else sorted(only):
         winner = registry.winner(name)
         if winner is None:
             continue
@@ -105,7 +110,8 @@ def check_discovery(registry: SkillRegistry, *, strict: bool) -> list[Diagnostic
             data={"shadowed": [str(loser.path) for loser in losers]},
         )
         found.extend(findings.items)
-    found.extend(_warning_findings(registry.warnings, registry, strict=strict))
+    warnings = registry.warnings if only is None else [w for w in registry.warnings if w.name in only]
+    found.extend(_warning_findings(warnings, registry, strict=strict))
     return found
 
 
@@ -138,8 +144,25 @@ def _warning_findings(
 
 
 def _skipped_document(registry: SkillRegistry, path: Path) -> SkillDocument | None:
-    for skipped in registry.skipped:
-        info = getattr(skipped, "skill", None)
-        if isinstance(info, SkillInfo) and info.path == path:
-            return info.document
-    return None
+    skipped = registry.skipped_by_path(path)
+    if skipped is None:
+        return None
+    return skipped.skill.document if skipped.skill is not None else skipped.document
+
+
+def paths_of_name(registry: SkillRegistry, name: str) -> set[Path]:
+    """Every SKILL.md that declares ``name``: loaded copies and within-root duplicates that were skipped."""
+    paths = {copy.path for copy in registry.copies(name)}
+    paths.update(item.path for item in registry.skipped if item.skill is not None and item.skill.name == name)
+    return paths
+
+
+def names_at(registry: SkillRegistry, path: Path) -> set[str]:
+    """The skill name declared at ``path`` as the registry knows it (loaded or skipped), if any."""
+    info = registry.by_path(path)
+    if info is not None:
+        return {info.name}
+    skipped = registry.skipped_by_path(path)
+    if skipped is not None and skipped.skill is not None:
+        return {skipped.skill.name}
+    return set()

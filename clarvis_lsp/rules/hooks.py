@@ -189,6 +189,10 @@ def _part_range(document: JsonDocument, node: JsonNode, start: int, end: int) ->
     return document.range_of(offsets[start], offsets[end])
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 def is_integer(node: JsonNode) -> bool:
     """A JSON number with an integral value (``1000`` or ``1000.0``, as JSON Schema's ``integer``)."""
     value = node.value
@@ -436,8 +440,8 @@ def _check_on_failure(document: JsonDocument, hook: JsonObject, event: str | Non
         findings.add(
             DENY_ON_NON_CONTROL_EVENT.code,
             document.node_range(value),
-            f'"deny" is only allowed on control events ({", ".join(CONTROL_EVENTS)}); "{event}" is an '
-            f'{EVENT_CLASS[event]} event and cannot block the run: use "pass".',
+            f'"deny" is only allowed on control events ({", ".join(CONTROL_EVENTS)}); "{event}" is '
+            f'{_article(EVENT_CLASS[event])} {EVENT_CLASS[event]} event and cannot block the run: use "pass".',
             fixes=[Fix('Change on_failure to "pass"', (replace_value(document, value, '"pass"', findings.path),))],
         )
 

@@ -150,8 +150,8 @@ def _check_server_name(document: JsonDocument, member: JsonMember, findings: Fin
     findings.add(
         INVALID_SERVER_NAME.code,
         document.key_range(member),
-        f'The server name "{member.key}" contains {shown}, which separate plugin, server and tool in '
-        f"`<plugin>:<server>.<tool>`: rename it without `:` and `.`.",
+        f'The server name "{member.key}" contains {shown}; `:` and `.` separate plugin, server and tool in '
+        f"`<plugin>:<server>.<tool>`, so its tool names become ambiguous: rename it without them.",
         fixes=fixes,
     )
 

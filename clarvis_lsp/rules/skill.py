@@ -549,10 +549,7 @@ def _check_links(document: SkillDocument, findings: Findings) -> None:
     directory = str(document.path.parent)
     fence: str | None = None
     for line_number, line in enumerate(_LINE_SPLIT.split(body), start=document.body_start_line):
-        if line[:4].lstrip()[:1] in ("`", "~"):
-            fence_match = _FENCE_LINE.match(line)
-        else:
-            fence_match = None
+        fence_match = _FENCE_LINE.match(line) if line[:4].lstrip()[:1] in ("`", "~") else None
         if fence_match:
             marker = fence_match.group(1)
             if fence is None:

@@ -7,10 +7,14 @@ this module decides which workspace a document belongs to, keeps the editor's un
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
-from collections.abc import Iterable
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -21,10 +25,30 @@ from clarvis_lsp.config import ProjectConfig, config_from_mapping, layered, load
 from clarvis_lsp.discovery import StartupError, nearest_workspace
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
-from clarvis_lsp.model import Diagnostic
-from clarvis_lsp.server.convert import UTF16, to_lsp_diagnostic
+from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.model import Diagnostic, Position
+from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 
 LOG = logging.getLogger(__name__)
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One document as a feature sees it: its path, current text (buffer or disk), kind and workspace engine."""
+
+    uri: str
+    path: Path
+    text: str
+    lines: LineIndex
+    kind: FileKind | None
+    engine: WorkspaceEngine
+
+    def position(self, client_position: types.Position, encoding: str) -> Position:
+        return from_client_position(client_position, self.lines, encoding)
+
+    def offset(self, client_position: types.Position, encoding: str) -> int:
+        return self.lines.offset(self.position(client_position, encoding))
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -46,6 +70,36 @@ class ClarvisServer(LanguageServer):
         self.home = Path.home()
         self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False
+
+    # -- robustness --------------------------------------------------------------------------------------------
+
+    def guarded(self, handler: Handler) -> Handler:
+        """Log a feature's exception to the client and re-raise it as that request's error alone."""
+
+        @functools.wraps(handler)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(*args, **kwargs)
+            except Exception:
+                self.window_log_message(
+                    types.LogMessageParams(
+                        type=types.MessageType.Error,
+                        message=f"clarvis-lsp: {handler.__name__} failed:\n{traceback.format_exc()}",
+                    )
+                )
+                raise
+
+        return wrapper  # type: ignore[return-value]
+
+    def snapshot(self, uri: str) -> Snapshot | None:
+        """The document at ``uri`` as features see it, or None for a non-file URI."""
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        text = self.overlay.get(path)
+        lines = LineIndex(text) if text is not None else self.lines_of(path)
+        engine = self.engine_for(path)
+        return Snapshot(uri, path, lines.text, lines, engine.kind_of(path), engine)
 
     # -- workspaces --------------------------------------------------------------------------------------------
 
@@ -115,44 +169,46 @@ class ClarvisServer(LanguageServer):
 
     def findings_for(self, engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
         """Own and cross-file findings for ``paths`` (files of ``engine``), with configured severities."""
-        wanted = set(paths)
-        found: dict[Path, list[Diagnostic]] = {path: [] for path in wanted}
+        found: dict[Path, list[Diagnostic]] = {}
         try:
-            cross = engine.cross_file()
+            cross = engine.cross_by_path()
         except StartupError as error:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))
-            return found
-        for diagnostic in cross:
-            if diagnostic.path in found:
-                found[diagnostic.path].append(diagnostic)
-        for path in wanted:
-            found[path].extend(engine.check_file(path))
-        return {
-            path: sorted(apply_rule_settings(items, engine.config), key=Diagnostic.sort_key)
-            for path, items in found.items()
-        }
+            cross = {}
+        for path in paths:
+            items = [*cross.get(path, []), *engine.check_file(path)]
+            found[path] = sorted(apply_rule_settings(items, engine.config), key=Diagnostic.sort_key)
+        return found
 
     def refresh(self, changed: Path) -> None:
-        """Re-check after ``changed`` changed: the file itself, every open file, and every file whose
-        cross-file findings changed (a rename in one copy changes the shadowing of the others)."""
+        """Re-check after ``changed`` changed: the file itself, and every file whose cross-file findings changed
+        (renaming one copy of a skill changes the shadowing findings of the others). A change to anything but a
+        SKILL.md (settings, plugins, agents) can change any open file's findings, so those are re-checked too."""
         engine = self.engine_for(changed)
-        engine.invalidate()
-        targets = {changed} | {path for path in self.overlay if self.engine_for(path) is engine}
-        targets |= {path for path in self.published if self.engine_for(path) is engine}
-        targets |= {diagnostic.path for diagnostic in _safe_cross(engine)}
-        results = self.findings_for(engine, {path for path in targets if engine.kind_of(path) is not None})
+        try:
+            affected = engine.update([changed])
+        except StartupError as error:
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))
+            return
+        if changed.name != "SKILL.md":
+            affected |= {path for path in [*self.overlay, *self.published] if self.engine_for(path) is engine}
+        visible = {path for path in affected if path in self.overlay or path in self.published}
+        visible |= set(engine.cross_by_path()) & affected
+        visible.add(changed)
+        results = self.findings_for(engine, {path for path in visible if engine.kind_of(path) is not None})
         for path, diagnostics in results.items():
-            self.publish(path, diagnostics)
+            # The edited buffer always gets a publish: it tells the client its new version was checked.
+            self.publish(path, diagnostics, force=path == changed and path in self.overlay)
 
-    def publish(self, path: Path, diagnostics: list[Diagnostic]) -> None:
+    def publish(self, path: Path, diagnostics: list[Diagnostic], *, force: bool = False) -> None:
         previous = self.published.get(path)
-        if previous == diagnostics:
+        if previous == diagnostics and not force:
             return
         if diagnostics:
             self.published[path] = diagnostics
         else:
             self.published.pop(path, None)
-            if previous is None:
+            if previous is None and not force:
                 return
         if self.pull_diagnostics and path in self.overlay:
             return  # the client pulls open documents; pushing too would show them twice
@@ -162,10 +218,3 @@ class ClarvisServer(LanguageServer):
                 diagnostics=[to_lsp_diagnostic(item, self.lines_of, self.encoding) for item in diagnostics],
             )
         )
-
-
-def _safe_cross(engine: WorkspaceEngine) -> list[Diagnostic]:
-    try:
-        return engine.cross_file()
-    except StartupError:
-        return []

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.model import Diagnostic, Range, Severity
@@ -25,7 +26,6 @@ from clarvis_lsp.rules.hooks import (
     count_hooks,
     js_regex_error,
 )
-from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.schema_store import load_schema
 
 SETTINGS = ".clarvis/settings.json"

@@ -75,7 +75,11 @@ def test_valid_servers_have_no_findings(tmp_path: Path) -> None:
                 "resources": False,
             },
             "local": {"type": "stdio", "command": "x"},
-            "github": {"type": "http", "url": "https://mcp.example.com/gh", "headers": {"Authorization": "Bearer ${GH}"}},
+            "github": {
+                "type": "http",
+                "url": "https://mcp.example.com/gh",
+                "headers": {"Authorization": "Bearer ${GH}"},
+            },
             "events": {"type": "sse", "url": "http://localhost:8080/sse", "resources": True},
         }
     )
@@ -162,7 +166,7 @@ def test_remote_fields_on_a_stdio_server_are_removed(tmp_path: Path, field: str)
     full, found = servers(tmp_path, text)
     d = one(found, "mcp/field-not-allowed")
     assert d.range == at(full, f'"{field}"')
-    assert "without \"type\" is stdio" in d.message
+    assert 'without "type" is stdio' in d.message
     assert fixed([d], unsafe=True) == '{"mcpServers": {\n  "db": {\n    "command": "db"\n  }\n}}'
 
 
@@ -216,7 +220,7 @@ def test_a_misspelled_field_suggests_and_renames(tmp_path: Path) -> None:
 
 
 def test_an_unrelated_server_field_is_removed(tmp_path: Path) -> None:
-    text, found = servers(tmp_path, '{"db": {"command": "x", "colour": "red"}}')
+    _text, found = servers(tmp_path, '{"db": {"command": "x", "colour": "red"}}')
     d = one(found, "mcp/unknown-field")
     assert "Known fields:" in d.message
     assert fixed([d], unsafe=True) == '{"mcpServers": {"db": {"command": "x"}}}'
@@ -235,14 +239,12 @@ def test_a_malformed_reference_in_env_is_reported_on_itself(tmp_path: Path, bad:
 
 
 def test_a_malformed_reference_in_headers_is_found_behind_escapes(tmp_path: Path) -> None:
-    text, found = servers(
-        tmp_path, '{"gh": {"type": "http", "url": "https://x", "headers": {"A": "\\"q\\" ${1X}"}}}'
-    )
+    text, found = servers(tmp_path, '{"gh": {"type": "http", "url": "https://x", "headers": {"A": "\\"q\\" ${1X}"}}}')
     assert one(found, "mcp/invalid-interpolation").range == at(text, "${1X}")
 
 
 def test_the_message_never_holds_more_than_the_reference(tmp_path: Path) -> None:
-    text, found = servers(tmp_path, '{"db": {"command": "x", "env": {"K": "s3cr3t-literal ${}"}}}')
+    _text, found = servers(tmp_path, '{"db": {"command": "x", "env": {"K": "s3cr3t-literal ${}"}}}')
     assert "s3cr3t" not in one(found, "mcp/invalid-interpolation").message
 
 

@@ -257,9 +257,11 @@ def test_an_installed_plugin_may_be_enabled(tmp_path: Path) -> None:
 
 
 def test_a_personal_plugin_may_be_enabled_by_the_workspace(tmp_path: Path) -> None:
-    found = check(tmp_path, {SETTINGS: '{"enabledPlugins": ["mine"]}'}, home_files=LINT | {
-        ".clarvis/plugins/mine/plugin.json": '{"name": "mine"}'
-    })
+    found = check(
+        tmp_path,
+        {SETTINGS: '{"enabledPlugins": ["mine"]}'},
+        home_files=LINT | {".clarvis/plugins/mine/plugin.json": '{"name": "mine"}'},
+    )
     assert "settings/unknown-plugin" not in codes(found)
 
 

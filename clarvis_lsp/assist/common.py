@@ -1,0 +1,168 @@
+"""What completion and hover share: the schema of each file kind, SKILL.md frontmatter lines, display helpers.
+
+Everything here works on half-typed documents: the frontmatter is read line by line (a key is a word at column
+0 followed by ``:``), so it still answers while the YAML does not parse.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from clarvis_lsp.discovery import SkillRoot, SkillScope, scan_root
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.engine import Discovered
+from clarvis_lsp.kinds import FileKind
+
+SCHEMA_FOR_KIND: dict[FileKind, str] = {
+    FileKind.SKILL: "skill-frontmatter",
+    FileKind.SETTINGS: "settings",
+    FileKind.PLUGIN: "plugin",
+    FileKind.HOOKS: "hooks",
+    FileKind.MARKETPLACE: "marketplace",
+}
+
+# Kinds whose documents hold hook objects (and so ``event`` values).
+HOOK_KINDS = frozenset({FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS})
+
+_FENCE = re.compile(r"---[ \t]*\Z")
+_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+_COLON = re.compile(r"[ \t]*:(?=[ \t]|\Z)")
+_COMMENT = re.compile(r"[ \t]#")
+
+
+# ------------------------------------------------------------------------------------------ frontmatter
+
+
+def frontmatter_lines(lines: LineIndex) -> range | None:
+    """The lines inside the frontmatter (after the opening ``---``, before the closing one or to the end)."""
+    if not _FENCE.match(lines.line_text(0)):
+        return None
+    for line in range(1, lines.line_count):
+        if _FENCE.match(lines.line_text(line)):
+            return range(1, line)
+    return range(1, lines.line_count)
+
+
+@dataclass(frozen=True)
+class FrontmatterLine:
+    """One top-level line of the frontmatter as typed: ``key: value`` or a key being typed (columns)."""
+
+    line: int
+    text: str
+    key: str  # "" on an empty line
+    key_start: int
+    key_end: int
+    colon: int | None  # column of ':' (None while the key is being typed)
+    value_start: int  # first non-blank column after the colon (== value_end when there is no value)
+    value_end: int  # end of the value, trailing blanks excluded
+
+    @property
+    def value(self) -> str:
+        return self.text[self.value_start : self.value_end]
+
+    def unquoted_value(self) -> tuple[str, int, int]:
+        """The value without surrounding quotes, and its columns."""
+        start, end = self.value_start, self.value_end
+        text = self.text
+        if start < end and text[start] in "\"'":
+            start += 1
+            if end > start and text[end - 1] == text[start - 1]:
+                end -= 1
+        return text[start:end], start, end
+
+
+def frontmatter_line(lines: LineIndex, line: int) -> FrontmatterLine | None:
+    """The top-level frontmatter line ``line`` (None outside the frontmatter, or for an indented/list/comment line).
+
+    An empty line is a key position with an empty key; a line that is only a word is a key being typed.
+    """
+    inside = frontmatter_lines(lines)
+    if inside is None or line not in inside:
+        return None
+    text = lines.line_text(line)
+    if not text.strip():
+        return FrontmatterLine(line, text, "", 0, 0, None, len(text), len(text)) if not text else None
+    match = _KEY.match(text)
+    if match is None:
+        return None
+    key_end = match.end()
+    colon_match = _COLON.match(text, key_end)
+    if colon_match is None:
+        if text[key_end:].strip():
+            return None  # not a key: prose or a malformed line
+        return FrontmatterLine(line, text, match.group(), 0, key_end, None, len(text), len(text))
+    colon = colon_match.end() - 1
+    value_start = colon + 1
+    while value_start < len(text) and text[value_start] in " \t":
+        value_start += 1
+    value_end = len(text.rstrip(" \t"))
+    if text[value_start : value_start + 1] not in ("'", '"'):
+        comment = _COMMENT.search(text, colon)
+        if comment is not None:
+            value_end = len(text[: comment.start()].rstrip(" \t"))
+    if value_end < value_start:  # no value (blanks or a comment only)
+        value_end = value_start = min(value_start, value_end if value_end > colon else value_start)
+    return FrontmatterLine(line, text, match.group(), 0, key_end, colon, value_start, value_end)
+
+
+def frontmatter_keys(lines: LineIndex, skip_line: int | None = None) -> set[str]:
+    """Every top-level key written in the frontmatter (line by line, so it works while the YAML is broken)."""
+    inside = frontmatter_lines(lines)
+    if inside is None:
+        return set()
+    keys: set[str] = set()
+    for line in inside:
+        if line == skip_line:
+            continue
+        text = lines.line_text(line)
+        match = _KEY.match(text)
+        if match is not None and _COLON.match(text, match.end()) is not None:
+            keys.add(match.group())
+    return keys
+
+
+# ------------------------------------------------------------------------------------------------- facts
+
+
+def plugin_skills(discovered: Discovered | None, plugin_dir: Path) -> dict[str, Path]:
+    """The skills in ``<plugin_dir>/skills/`` by frontmatter name, with their SKILL.md.
+
+    From discovery when the plugin is enabled (its skills are a root); otherwise that one small directory is
+    scanned now (discovery does not scan the skills of a plugin that is not enabled).
+    """
+    skills_dir = os.path.normpath(plugin_dir / "skills")
+    if discovered is None:
+        return {}
+    registry = discovered.registry
+    for scan in registry.scans:
+        if os.path.normpath(scan.root.path) == skills_dir:
+            return {name: info.path for name, info in sorted(scan.skills.items())}
+    if not os.path.isdir(skills_dir):
+        return {}
+    scope: SkillScope = "workspace"
+    scan = scan_root(SkillRoot(skills_dir, scope, f"plugin:{plugin_dir.name}"), 0, registry.config)
+    return {name: info.path for name, info in sorted(scan.skills.items())}
+
+
+def display_path(path: Path | str, discovered: Discovered | None) -> str:
+    """A path as a person reads it: relative to the workspace, ``~/…`` under the home, else absolute."""
+    text = os.path.normpath(str(path))
+    if discovered is not None:
+        workspace = os.path.normpath(discovered.skill_config.workspace_dir)
+        home = os.path.normpath(discovered.skill_config.home)
+        for base, prefix in ((workspace, ""), (home, "~/")):
+            if text.startswith(base + os.sep):
+                return prefix + os.path.relpath(text, base).replace(os.sep, "/")
+    return text
+
+
+def path_link(path: Path | str, discovered: Discovered | None) -> str:
+    """A Markdown link to ``path`` that shows its display form."""
+    return f"[`{display_path(path, discovered)}`]({Path(os.path.normpath(str(path))).as_uri()})"
+
+
+def same_path(a: Path | str | None, b: Path | str | None) -> bool:
+    return a is not None and b is not None and os.path.normpath(str(a)) == os.path.normpath(str(b))

@@ -1,0 +1,13 @@
+"""LSP features, one module each; every module exposes ``register(server)`` and registers its methods once."""
+
+from __future__ import annotations
+
+from clarvis_lsp.server.app import ClarvisServer
+from clarvis_lsp.server.features import actions, diagnostics, navigation
+
+FEATURES = (diagnostics, actions, navigation)
+
+
+def register_all(server: ClarvisServer) -> None:
+    for feature in FEATURES:
+        feature.register(server)
