@@ -272,16 +272,19 @@ class WorkspaceEngine:
         paths = set(changed)
         if self._discovered is None:
             return paths
-        if any(path.name != "SKILL.md" for path in paths):
+        roots = [root.path for root in self._discovered.registry.config.roots]
+        if any(not _inside_a_root(path, roots) or path.suffix == ".json" for path in paths):
             before = set(self._cross or {})
             self.invalidate()
             return before | set(self.cross_by_path()) | paths
         registry = self._discovered.registry
-        names = {name for path in paths for name in names_at(registry, path)}
+        # A skill directory's event (created, deleted) concerns the SKILL.md inside it.
+        manifests = paths | {path / "SKILL.md" for path in paths if path.name != "SKILL.md"}
+        names = {name for path in manifests for name in names_at(registry, path)}
         refreshed = registry.refresh(paths, self.overlay)
         if refreshed is registry:
             return paths
-        names |= {name for path in paths for name in names_at(refreshed, path)}
+        names |= {name for path in manifests for name in names_at(refreshed, path)}
         affected = {path for name in names for path in paths_of_name(registry, name)}
         affected |= {path for name in names for path in paths_of_name(refreshed, name)}
         self._discovered.registry = refreshed
@@ -300,6 +303,12 @@ class WorkspaceEngine:
         """A file's text (the overlay wins), or None when it cannot be read."""
         read = self.read(path)
         return read[0] if read is not None else None
+
+
+def _inside_a_root(path: Path, roots: list[str]) -> bool:
+    """A path strictly inside a skill root: a skill directory, its SKILL.md or a resource."""
+    text = str(path)
+    return any(text.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
 
 def _excluded(name: str, relative: str, patterns: Iterable[str]) -> bool:

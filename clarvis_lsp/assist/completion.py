@@ -23,6 +23,7 @@ from typing import Any, Literal
 from clarvis_lsp.assist.common import (
     HOOK_KINDS,
     SCHEMA_FOR_KIND,
+    FrontmatterLine,
     display_path,
     frontmatter_keys,
     frontmatter_line,
@@ -195,13 +196,13 @@ class _JsonCompletion:
             if not isinstance(location.container, JsonObject):
                 return []
             return self.key_candidates()
-        if self.trigger == " " and not self._after_colon_or_bracket():
+        if self.trigger == " " and (location.start != location.end or not self._after_separator()):
             return []
         if location.container is None and location.node is None:
             return []
         return self.value_candidates()
 
-    def _after_colon_or_bracket(self) -> bool:
+    def _after_separator(self) -> bool:
         index = self.location.start - 1
         while index >= 0 and self.text[index] in " \t":
             index -= 1
@@ -237,7 +238,7 @@ class _JsonCompletion:
         index = end
         while index < len(text) and text[index] in " \t\r\n":
             index += 1
-        return index < len(text) and text[index] in "\"{['" or (index < len(text) and text[index].isalnum())
+        return index < len(text) and (text[index] in "\"{['" or text[index].isalnum())
 
     def space_before(self, start: int) -> str:
         return " " if start > 0 and self.text[start - 1] == ":" else ""
@@ -550,11 +551,10 @@ def _value_snippet(doc: PropertyDoc) -> str:
     if types == ("array",):
         return "[$1]"
     if types == ("boolean",):
-        default = doc.default if doc.has_default and isinstance(doc.default, bool) else None
-        return "${1|true,false|}" if default is not False else "${1|false,true|}"
+        return "${1|false,true|}" if doc.has_default and doc.default is False else "${1|true,false|}"
     if types in (("integer",), ("number",)):
-        default = doc.default if doc.has_default else 0
-        return "${1:" + _plain_escape(_json_value(default)) + "}"
+        number = doc.default if doc.has_default else 0
+        return "${1:" + _plain_escape(_json_value(number)) + "}"
     return "$1"
 
 
@@ -634,9 +634,11 @@ def _skill_keys(lines: LineIndex, line: int, typed: str, key_end: int, has_colon
     return result
 
 
-def _skill_values(key: str, current: Any, column: int, discovered: Discovered | None) -> list[CompletionCandidate]:
+def _skill_values(
+    key: str, current: FrontmatterLine, column: int, discovered: Discovered | None
+) -> list[CompletionCandidate]:
     line = current.line
-    text: str = current.text
+    text = current.text
     if current.value_start < current.value_end:
         start, end = current.value_start, current.value_end
     else:

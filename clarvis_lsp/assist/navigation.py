@@ -389,16 +389,17 @@ def workspace_symbols(
     """Skills (every loaded copy, shadowed ones included), plugins and agents of ``engines`` matching
     ``query``, best matches first; at most ``limit``."""
     query = query.strip()
-    ranked: list[tuple[int, str, str, WorkspaceSymbol]] = []
+    ranked: list[tuple[int, str, int, str, WorkspaceSymbol]] = []
     seen: set[tuple[SymbolKind, str, Path]] = set()
 
-    def add(name: str, kind: SymbolKind, location: Location, container: str) -> None:
+    def add(name: str, kind: SymbolKind, location: Location, container: str, precedence: int = 0) -> None:
         key = (kind, name, location.path)
         score = match_score(query, name)
         if score is None or key in seen:
             return
         seen.add(key)
-        ranked.append((score, name.lower(), str(location.path), WorkspaceSymbol(name, kind, location, container)))
+        symbol = WorkspaceSymbol(name, kind, location, container)
+        ranked.append((score, name.lower(), -precedence, str(location.path), symbol))
 
     for engine in engines:
         found = _discovered(engine)
@@ -410,7 +411,8 @@ def workspace_symbols(
             container = root_label(skill)
             if winner is not None and winner.path != skill.path:
                 container += f", shadowed by {display_path(winner.path, engine)}"
-            add(skill.name, SymbolKind.FUNCTION, _name_location(skill), container)
+            # Copies of one name in precedence order: the winner first, as ``references`` lists them.
+            add(skill.name, SymbolKind.FUNCTION, _name_location(skill), container, skill.root_index + 1)
         for plugin in found.plugins.values():
             if match_score(query, plugin.name) is None:
                 continue  # locating a plugin reads its manifest: only for the ones that match
@@ -422,8 +424,8 @@ def workspace_symbols(
         for agent in found.agents.values():
             container = f"agent of plugin {agent.plugin}" if agent.plugin else f"agent ({agent.scope})"
             add(agent.name, SymbolKind.CLASS, Location(agent.path, _START), container)
-    ranked.sort(key=lambda item: item[:3])
-    return [item[3] for item in ranked[:limit]]
+    ranked.sort(key=lambda item: item[:4])
+    return [item[4] for item in ranked[:limit]]
 
 
 # -- document symbols ---------------------------------------------------------------------------------------------

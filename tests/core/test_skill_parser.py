@@ -109,7 +109,6 @@ def test_unicode_line_separators_in_a_value_do_not_shift_later_lines(tmp_path: P
     # YAML 1.1 breaks lines at U+0085, U+2028 and U+2029; editors (and LSP) do not.
     text = f'---\nname: demo\ndescription: "one{separator}two"\nversion: 1.0\n---\n'
     document = parse_skill(SKILL, text)
-    assert document.entry("description").value == f"one{separator}two"  # type: ignore[union-attr]
     assert ranges(document)[1:] == [
         ("description", Range.of(2, 0, 2, 11), Range.of(2, 13, 2, 22)),
         ("version", Range.of(3, 0, 3, 7), Range.of(3, 9, 3, 12)),

@@ -48,6 +48,12 @@ def workspace(tmp_path: Path) -> Path:
 async def client(
     lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path, settings: dict[str, object]
 ):
+    lsp_client.registrations = []  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        lsp_client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities(CLIENTS[request.param]),

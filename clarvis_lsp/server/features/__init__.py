@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from clarvis_lsp.server.app import ClarvisServer
-from clarvis_lsp.server.features import actions, diagnostics, navigation
+from clarvis_lsp.server.features import actions, completion, diagnostics, hover, navigation, workspace
 
-FEATURES = (diagnostics, actions, navigation)
+FEATURES = (diagnostics, workspace, actions, navigation, completion, hover)
 
 
 def register_all(server: ClarvisServer) -> None:

@@ -63,7 +63,7 @@ def register(server: ClarvisServer) -> None:
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier="clarvis", inter_file_dependencies=True, workspace_diagnostics=False),
+        types.DiagnosticOptions(identifier="clarvis", inter_file_dependencies=True, workspace_diagnostics=True),
     )
     @server.guarded
     def diagnostic(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
@@ -75,13 +75,3 @@ def register(server: ClarvisServer) -> None:
                 found = server.findings_for(engine, [path])[path]
                 items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in found]
         return types.RelatedFullDocumentDiagnosticReport(items=items)
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    @server.guarded
-    def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
-        settings = params.settings
-        if isinstance(settings, dict) and "clarvis" in settings:
-            server.set_editor_settings(settings["clarvis"])
-        server.reset_engines()
-        for path in list(server.overlay):
-            server.refresh(path)

@@ -1,0 +1,46 @@
+"""Hover (``textDocument/hover``): the engine's hover text for keys and values, as LSP ``Hover``.
+
+The text comes from ``clarvis_lsp.assist.hover`` (schema descriptions for keys; discovery facts for skill names,
+events, ``enabledPlugins`` entries and other references). This module converts the range to the client's
+position encoding and sends Markdown, or the same text as plain text to a client that declares no Markdown.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from clarvis_lsp.assist.hover import hover as assist_hover
+from clarvis_lsp.server.app import ClarvisServer
+from clarvis_lsp.server.convert import to_client_range
+from clarvis_lsp.server.features.completion import discovered_or_none
+
+
+def register(server: ClarvisServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @server.guarded
+    def hover(params: types.HoverParams) -> types.Hover | None:
+        snapshot = server.snapshot(params.text_document.uri)
+        if snapshot is None or snapshot.kind is None:
+            return None
+        info = assist_hover(
+            snapshot.text,
+            snapshot.kind,
+            snapshot.position(params.position, server.encoding),
+            discovered_or_none(snapshot.engine),
+            path=snapshot.path,
+            lines=snapshot.lines,
+        )
+        if info is None:
+            return None
+        return types.Hover(
+            contents=types.MarkupContent(kind=_markup_kind(server), value=info.markdown),
+            range=to_client_range(info.range, snapshot.lines, server.encoding),
+        )
+
+
+def _markup_kind(server: ClarvisServer) -> types.MarkupKind:
+    document = server.client_capabilities.text_document
+    formats = document.hover.content_format if document is not None and document.hover is not None else None
+    if formats is None or types.MarkupKind.Markdown in formats:
+        return types.MarkupKind.Markdown
+    return types.MarkupKind.PlainText
