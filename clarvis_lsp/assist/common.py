@@ -6,15 +6,19 @@ Everything here works on half-typed documents: the frontmatter is read line by l
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.discovery import SkillRoot, SkillScope, scan_root
+from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe, property_names
 
 SCHEMA_FOR_KIND: dict[FileKind, str] = {
     FileKind.SKILL: "skill-frontmatter",
@@ -27,10 +31,79 @@ SCHEMA_FOR_KIND: dict[FileKind, str] = {
 # Kinds whose documents hold hook objects (and so ``event`` values).
 HOOK_KINDS = frozenset({FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS})
 
+# Where hook objects sit in each kind: arrays whose items are hooks. A path into one of those items is asked of
+# the hook schema itself: reached through the ``anyOf`` of a hooks document (hooks.json, plugin.json ``hooks``),
+# the schema walk would treat the hook as one alternative among several and no longer trust its ``required``,
+# its forbidden fields or the ``on_failure`` narrowing of its event.
+_HOOK_ARRAYS: dict[FileKind, tuple[tuple[str, ...], ...]] = {
+    FileKind.SETTINGS: (("hooks",),),
+    FileKind.PLUGIN: (("hooks", "hooks"), ("hooks",)),
+    FileKind.HOOKS: (("hooks",), ()),
+}
+
 _FENCE = re.compile(r"---[ \t]*\Z")
 _KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _COLON = re.compile(r"[ \t]*:(?=[ \t]|\Z)")
 _COMMENT = re.compile(r"[ \t]#")
+
+
+# ---------------------------------------------------------------------------------------------- schemas
+
+
+@functools.lru_cache(maxsize=8)
+def parsed_json(text: str) -> JsonDocument:
+    """``parse_json`` for the last few texts: hovering around an unchanged buffer parses it once.
+
+    The result is shared: treat it as read-only.
+    """
+    return parse_json(text)
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+def schema_target(kind: FileKind, path: Sequence[PathKey], data: object) -> tuple[str, list[PathKey], object]:
+    """The schema to ask about ``path`` of a document of ``kind``, the path within it, and the value there.
+
+    Inside a hook object that is the ``hook`` schema and the hook itself (see ``_HOOK_ARRAYS``); else the kind's
+    schema and the whole document. The value is ``_MISSING`` when the document has nothing at that place.
+    """
+    for prefix in _HOOK_ARRAYS.get(kind, ()):
+        size = len(prefix)
+        if len(path) > size and tuple(path[:size]) == prefix and isinstance(path[size], int):
+            return "hook", list(path[size + 1 :]), _value_at(data, path[: size + 1])
+    return SCHEMA_FOR_KIND[kind], list(path), data
+
+
+def _value_at(data: object, path: Sequence[PathKey]) -> object:
+    for part in path:
+        if isinstance(data, dict) and isinstance(part, str) and part in data:
+            data = data[part]
+            continue
+        if not (isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)):
+            return _MISSING
+        data = data[part]
+    return data
+
+
+def describe_at(kind: FileKind, path: Sequence[PathKey], data: object) -> PropertyDoc | None:
+    """``schema_store.describe`` for ``path`` of a document of ``kind`` whose parsed value is ``data``."""
+    name, inner, instance = schema_target(kind, path, data)
+    if isinstance(instance, _Missing):
+        return describe(name, inner)
+    return describe(name, inner, instance)
+
+
+def properties_at(kind: FileKind, path: Sequence[PathKey], data: object) -> list[PropertyDoc]:
+    """``schema_store.property_names`` for the object at ``path`` of a document of ``kind``."""
+    name, inner, instance = schema_target(kind, path, data)
+    if isinstance(instance, _Missing):
+        return property_names(name, inner)
+    return property_names(name, inner, instance)
 
 
 # ------------------------------------------------------------------------------------------ frontmatter

@@ -24,13 +24,16 @@ from clarvis_lsp.assist.common import (
     HOOK_KINDS,
     SCHEMA_FOR_KIND,
     FrontmatterLine,
+    describe_at,
     display_path,
     frontmatter_keys,
     frontmatter_line,
     frontmatter_lines,
+    parsed_json,
     plugin_skills,
+    properties_at,
 )
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonLocation, JsonObject, parse_json, to_python
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonLocation, JsonObject, to_python
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
@@ -89,7 +92,7 @@ def complete(
     if kind is FileKind.SKILL:
         return _complete_skill(lines, position, discovered, path, snippets, trigger)
     return _JsonCompletion(
-        parse_json(text), kind, lines.offset(position), discovered, path, snippets, trigger
+        parsed_json(text), kind, lines.offset(position), discovered, path, snippets, trigger
     ).candidates()
 
 
@@ -168,7 +171,6 @@ class _JsonCompletion:
         self.document = document
         self.text = document.text
         self.kind = kind
-        self.schema = SCHEMA_FOR_KIND[kind]
         self.offset = offset
         self.discovered = discovered
         self.path = path
@@ -256,7 +258,7 @@ class _JsonCompletion:
         comma = not renaming and self.needs_comma(end)
         result: list[CompletionCandidate] = []
         path = list(location.path)
-        for index, doc in enumerate(property_names(self.schema, path, self.data)):
+        for index, doc in enumerate(properties_at(self.kind, path, self.data)):
             name = doc.name
             if name is None or name in present:
                 continue
@@ -326,7 +328,7 @@ class _JsonCompletion:
     ) -> list[CompletionCandidate]:
         """The object's own ``defaultSnippets`` as members: always for a map of named entries (a new MCP server
         in ``mcpServers``), and for a fixed-shape object only while it is empty (a new hook in ``{}``)."""
-        doc = describe(self.schema, list(path), self.data)
+        doc = describe_at(self.kind, path, self.data)
         if doc is None:
             return []
         others = [member for member in container.members if member is not self.location.member]
@@ -445,7 +447,7 @@ class _JsonCompletion:
     def schema_values(
         self, target: Sequence[PathKey], replace: Range, prefix: str, comma: str
     ) -> list[CompletionCandidate]:
-        doc = describe(self.schema, list(target), self.data)
+        doc = describe_at(self.kind, target, self.data)
         if doc is None:
             return []
         is_event = self.kind in HOOK_KINDS and bool(target) and target[-1] == "event"
@@ -522,7 +524,7 @@ class _JsonCompletion:
         self, target: Sequence[PathKey], replace: Range, prefix: str, comma: str
     ) -> list[CompletionCandidate]:
         """Whole-object snippets where a value goes: a new hook in a ``hooks`` array, a server's object."""
-        doc = describe(self.schema, list(target), self.data)
+        doc = describe_at(self.kind, target, self.data)
         if doc is None:
             return []
         result = []

@@ -22,13 +22,15 @@ from pathlib import Path
 from clarvis_lsp.assist.common import (
     HOOK_KINDS,
     SCHEMA_FOR_KIND,
+    describe_at,
     frontmatter_line,
+    parsed_json,
     path_link,
     plugin_skills,
     same_path,
 )
 from clarvis_lsp.discovery import SkillInfo
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, parse_json, to_python
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, to_python
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
@@ -69,7 +71,7 @@ def hover(
     lines = lines if lines is not None else LineIndex(text)
     if kind is FileKind.SKILL:
         return _skill_hover(lines, position, discovered, path)
-    return _json_hover(parse_json(text), kind, lines.offset(position), discovered, path)
+    return _json_hover(parsed_json(text), kind, lines.offset(position), discovered, path)
 
 
 # ------------------------------------------------------------------------------------------------ markdown
@@ -196,14 +198,13 @@ def plugin_entry_markdown(name: str, index: int, names: Sequence[str], discovere
 def _json_hover(
     document: JsonDocument, kind: FileKind, offset: int, discovered: Discovered | None, path: Path | None
 ) -> HoverInfo | None:
-    schema = SCHEMA_FOR_KIND[kind]
     location = document.path_at(offset)
     data = to_python(document.root)
     member = location.member
     if location.in_key:
         if member is None or not member.key_start <= offset <= member.key_end:
             return None
-        doc = describe(schema, [*location.path, member.key], data)
+        doc = describe_at(kind, [*location.path, member.key], data)
         if doc is None:
             return None
         return HoverInfo(key_markdown(doc, member.key), document.key_range(member))
@@ -217,7 +218,7 @@ def _json_hover(
         special = _reference_hover(document, kind, target, value, location.container, location.index, discovered, path)
         if special is not None:
             return HoverInfo(special, value_range)
-    doc = describe(schema, target, data)
+    doc = describe_at(kind, target, data)
     if doc is None:
         return None
     if kind in HOOK_KINDS and target and target[-1] == "event" and value in EVENT_CLASS:

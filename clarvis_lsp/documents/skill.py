@@ -25,6 +25,7 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 
 _FENCE = re.compile(r"---[ \t]*\Z")
+_ALIAS = re.compile(r"[ \t]*:?[ \t]*(\*[^\s,\[\]{}]+)")
 _NODE_BUDGET = 10_000  # nodes visited when building values: far above any real frontmatter
 # Nesting levels of the frontmatter, also far above any real one. libyaml's composer recurses in C: a frontmatter
 # of 30,000 `[` overflows the C stack and kills the process (the server with it) instead of raising.
@@ -46,7 +47,8 @@ class FrontmatterEntry:
 
     key: str
     key_range: Range
-    node: yaml.Node
+    # Not in the repr: yaml.Node's repr expands shared (aliased) nodes, so an alias bomb would print forever.
+    node: yaml.Node = field(repr=False)
     value_range: Range
     # The whole entry's lines, for fixes that remove it: from the start of the key's line to the start of the
     # line after the value.
@@ -157,8 +159,9 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
     return document
 
 
-def _too_deep(source: str) -> yaml.Mark | None:
-    """Where the YAML nests deeper than ``_MAX_DEPTH``, or None. Events are parsed iteratively, never recursively.
+def _too_deep(source: str) -> int | None:
+    """The character index where the YAML nests deeper than ``_MAX_DEPTH``, or None. Events are parsed
+    iteratively, never recursively.
 
     Every collection needs at least one indicator character of its own (``[``, ``{``, ``-``, ``:``, ``?``), so a
     source with fewer of them cannot be too deep and is not parsed twice.
@@ -170,7 +173,7 @@ def _too_deep(source: str) -> yaml.Mark | None:
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > _MAX_DEPTH:
-                return event.start_mark
+                return int(event.start_mark.index) if event.start_mark is not None else 0
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             depth -= 1
     return None
@@ -224,7 +227,7 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
         )
         return
     if too_deep is not None:
-        at = document.lines.position(document.lines.line_start(first_line) + too_deep.index)
+        at = document.lines.position(document.lines.line_start(first_line) + too_deep)
         document.yaml_problem = YamlProblem(
             f"the frontmatter nests more than {_MAX_DEPTH} levels deep here; flatten it",
             Range(at, Position(at.line, at.character + 1)),
@@ -239,10 +242,19 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
         key = _key_text(key_node)
         key_range = _node_range(key_node, first_line, document.lines)
         value_range = _node_range(value_node, first_line, document.lines)
-        if value_range.end < key_range.end:  # an empty value: point just after the colon
-            value_range = Range(key_range.end, key_range.end)
+        if value_range.start < key_range.end:
+            # An alias (`key: *anchor`): its node is the anchored one, written earlier, so the range is found
+            # again in the text; an empty value gets the point just after the key.
+            value_range = _alias_range(document.lines, key_range.end)
         line_span = (key_range.start.line, max(key_range.end.line, value_range.end.line) + 1)
         document.entries.append(FrontmatterEntry(key, key_range, value_node, value_range, line_span))
+
+
+def _alias_range(lines: LineIndex, after_key: Position) -> Range:
+    match = _ALIAS.match(lines.line_text(after_key.line), after_key.character)
+    if match is None:
+        return Range(after_key, after_key)
+    return Range(Position(after_key.line, match.start(1)), Position(after_key.line, match.end(1)))
 
 
 def _key_text(node: yaml.Node) -> str:

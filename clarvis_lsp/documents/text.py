@@ -9,6 +9,7 @@ instead of raising. Line breaks are the three LSP recognises (``\\r\\n``, ``\\r`
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -49,8 +50,11 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        starts = [0]
-        starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        if "\r" in text:
+            starts = [0]
+            starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        else:  # the common case: splitting on "\n" in C is several times faster than a regex scan
+            starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
         self._starts = starts
 
     @property

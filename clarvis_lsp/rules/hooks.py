@@ -15,6 +15,7 @@ JavaScript (``(?<name>...)``) and accepts invalid JavaScript (``(?P<name>...)``)
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -189,6 +190,12 @@ def _part_range(document: JsonDocument, node: JsonNode, start: int, end: int) ->
     return document.range_of(offsets[start], offsets[end])
 
 
+@functools.lru_cache(maxsize=256)
+def _closest_event(word: str) -> str | None:
+    """``closest`` over the events, cached: a generated file may repeat one misspelling thousands of times."""
+    return closest(word, EVENTS)
+
+
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
@@ -258,7 +265,7 @@ def _check_event(document: JsonDocument, hook: JsonObject, findings: Findings) -
     if value.kind == "string" and isinstance(value.value, str) and value.value in EVENTS:
         return value.value
     written = value.value if value.kind == "string" and isinstance(value.value, str) else None
-    suggestion = closest(written, EVENTS) if written else None
+    suggestion = _closest_event(written) if written else None
     fixes: list[Fix] = []
     if suggestion is not None:
         fixes.append(
@@ -637,12 +644,11 @@ def check_run_limit(
     position = 0
     for index, source in enumerate(sources):
         earlier = [other for other in sources[:index] if other.hooks]
-        for hook in source.hooks:
+        for within, hook in enumerate(source.hooks):
             position += 1
             if position <= MAX_HOOKS_PER_RUN:
                 continue
             before = [f"{other.label}: {len(other.hooks)}" for other in earlier]
-            within = source.hooks.index(hook)
             if within:
                 before.append(f"the {within} earlier hook{'s' if within != 1 else ''} of {source.label}")
             related = [

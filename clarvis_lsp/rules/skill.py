@@ -439,18 +439,21 @@ def _check_version(document: SkillDocument, findings: Findings) -> None:
         written = document.text[
             document.lines.offset(entry.value_range.start) : document.lines.offset(entry.value_range.end)
         ]
-        findings.add(
-            INVALID_FIELD_TYPE.code,
-            entry.value_range,
-            f"`version: {written}` is a YAML {entry.yaml_type} ({entry.value!r}), not the text you wrote: "
-            f'quote it as "{written}".',
-            severity=Severity.WARNING,
-            fixes=[
+        fixes = []
+        if not written.startswith("*"):  # quoting an alias (`version: *v`) would make the string "*v"
+            fixes.append(
                 Fix(
                     f'Quote the version as "{written}"',
                     (TextEdit(document.path, entry.value_range, f'"{written}"'),),
                 )
-            ],
+            )
+        findings.add(
+            INVALID_FIELD_TYPE.code,
+            entry.value_range,
+            f"`version: {written}` is a YAML {entry.yaml_type} ({entry.value!r}), not the text you wrote: "
+            + (f'quote it as "{written}".' if fixes else "quote the value where its anchor is defined."),
+            severity=Severity.WARNING,
+            fixes=fixes,
         )
         return
     findings.add(INVALID_FIELD_TYPE.code, entry.value_range, f"`version` must be a string, not {_a(entry.yaml_type)}.")

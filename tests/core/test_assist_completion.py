@@ -16,7 +16,7 @@ from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered, WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Position, Range
+from clarvis_lsp.model import Range
 
 EVENTS = [
     "pre_tool_use",
@@ -270,6 +270,24 @@ def test_hook_fields_in_plugin_json_and_hooks_json() -> None:
     assert "run_start" in labels(run(FileKind.HOOKS, '[{"event": "|'))
 
 
+@pytest.mark.parametrize(
+    ("kind", "marked"),
+    [
+        (FileKind.PLUGIN, '{"hooks": [{"event": "run_end", |'),
+        (FileKind.PLUGIN, '{"hooks": {"hooks": [{"event": "run_end", |'),
+        (FileKind.HOOKS, '[{"event": "run_end", |'),
+        (FileKind.HOOKS, '{"hooks": [{"event": "run_end", |'),
+    ],
+)
+def test_hooks_behind_a_hooks_document_keep_their_rules(kind: FileKind, marked: str) -> None:
+    # A hooks document is an anyOf (array or object): the hook inside must still be documented as in settings.
+    found = run(kind, marked)
+    assert labels(found) == ["command", "timeout_ms", "on_failure"]  # no match on run_end
+    assert by_label(found, "command").detail == "string (required)"
+    on_failure = marked.replace("|", '"on_failure": |')
+    assert labels(run(kind, on_failure)) == ["pass"]
+
+
 def test_mcp_fields_filtered_by_type() -> None:
     http = labels(run(FileKind.SETTINGS, '{"mcpServers": {"api": {"type": "http", |}}}'))
     assert {"url", "headers", "resources"} <= set(http)
@@ -428,7 +446,7 @@ def test_ranges_stay_on_the_cursor_line_and_contain_it() -> None:
     found = run(FileKind.SETTINGS, marked)
     assert labels(found) == ["pass", "deny"]
     for item in found:
-        assert item.replace_range == Range.of(2, 43, 2, 46)  # the whole string "d", quotes included
+        assert item.replace_range == Range.of(2, 44, 2, 47)  # the whole string "d", quotes included
         assert item.replace_range.start <= cursor <= item.replace_range.end
 
 

@@ -169,9 +169,7 @@ def test_references_list_every_copy_winner_first(tree: Tree) -> None:
         name_location(tree.agents_copy, "review"),
         name_location(tree.duplicate, "review"),
     ]
-    without = navigation.references(
-        tree.engine, tree.agents_copy, text, at(text, "review"), include_declaration=False
-    )
+    without = navigation.references(tree.engine, tree.agents_copy, text, at(text, "review"), include_declaration=False)
     assert tree.agents_copy not in {location.path for location in without}
     assert len(without) == 3
 

@@ -473,19 +473,15 @@ def test_each_nested_workspace_is_checked_with_its_own_roots(monorepo: Path) -> 
         ws / "packages/a": ws / "packages/a/.clarvis/skills/review/SKILL.md",
         ws / "packages/b": home_review,  # a personal .clarvis skill beats b's .agents copy
     }
-    found = sorted(
-        (d.code, d.path.relative_to(ws).as_posix(), tuple(r.path for r in d.related)) for d in report.result.diagnostics
-    )
+    a_agents = ws / "packages/a/.agents/skills/review/SKILL.md"
+    a_clarvis = ws / "packages/a/.clarvis/skills/review/SKILL.md"
+    found = sorted((d.code, d.path, tuple(r.path for r in d.related)) for d in report.result.diagnostics)
     assert found == [
-        ("discovery/overrides", ".clarvis/skills/review/SKILL.md", (home_review,)),
-        (
-            "discovery/overrides",
-            "packages/a/.clarvis/skills/review/SKILL.md",
-            (home_review, ws / "packages/a/.agents/skills/review/SKILL.md"),
-        ),
-        ("discovery/shadowed", "packages/a/.agents/skills/review/SKILL.md", (ws / "packages/a/.clarvis/skills/review/SKILL.md",)),
-        ("discovery/shadowed", "packages/b/.agents/skills/review/SKILL.md", (home_review,)),
-    ]  # fmt: skip
+        ("discovery/overrides", ws / ".clarvis/skills/review/SKILL.md", (home_review,)),
+        ("discovery/overrides", a_clarvis, (home_review, a_agents)),
+        ("discovery/shadowed", a_agents, (a_clarvis,)),
+        ("discovery/shadowed", ws / "packages/b/.agents/skills/review/SKILL.md", (home_review,)),
+    ]
 
 
 def test_checking_inside_a_nested_workspace_uses_only_its_roots(monorepo: Path) -> None:
@@ -551,9 +547,7 @@ def test_everything_is_reported_by_default(mixed: Path) -> None:
         (("discovery",), ("discovery/overrides",), ["discovery/shadowed"]),
     ],
 )
-def test_select_and_ignore(
-    mixed: Path, select: tuple[str, ...], ignore: tuple[str, ...], expected: list[str]
-) -> None:
+def test_select_and_ignore(mixed: Path, select: tuple[str, ...], ignore: tuple[str, ...], expected: list[str]) -> None:
     assert codes_of(run(mixed, select=select, ignore=ignore)) == expected
 
 

@@ -82,7 +82,7 @@ def splice(text: str, edits: tuple[TextEdit, ...]) -> str:
 
 
 def test_a_valid_skill_has_no_findings(tmp_path: Path) -> None:
-    path, diagnostics = skill(tmp_path, VALID)
+    _, diagnostics = skill(tmp_path, VALID)
     assert diagnostics == []
 
 
@@ -166,9 +166,7 @@ def test_an_unclosed_quote_points_at_where_the_quote_opened(tmp_path: Path) -> N
         ("just some words\n", Range.of(1, 0, 1, 15)),
     ],
 )
-def test_a_frontmatter_that_is_not_a_mapping_is_invalid_yaml(
-    tmp_path: Path, frontmatter: str, expected: Range
-) -> None:
+def test_a_frontmatter_that_is_not_a_mapping_is_invalid_yaml(tmp_path: Path, frontmatter: str, expected: Range) -> None:
     _, diagnostics = skill(tmp_path, f"---\n{frontmatter}---\n")
     assert codes(diagnostics) == ["skill/invalid-yaml"]
     assert diagnostics[0].range == expected
@@ -184,7 +182,7 @@ def test_a_duplicate_key_is_reported_on_the_second_with_the_first_related(tmp_pa
     found = diagnostics[0]
     assert found.severity is Severity.ERROR
     assert found.range == Range.of(3, 0, 3, 4)
-    assert 'first on line 2' in found.message
+    assert "first on line 2" in found.message
     assert found.related == (Related(path, Range.of(1, 0, 1, 4), 'first "name"'),)
 
 
@@ -199,7 +197,7 @@ def test_a_duplicate_key_loses_to_the_last_value_for_the_other_rules(tmp_path: P
 
 
 def test_a_missing_name_is_reported_on_the_fence_with_a_safe_fix(tmp_path: Path) -> None:
-    path, diagnostics = skill(tmp_path, "---\ndescription: Formats SQL.\n---\n# Demo\n")
+    _, diagnostics = skill(tmp_path, "---\ndescription: Formats SQL.\n---\n# Demo\n")
     assert codes(diagnostics) == ["skill/missing-name"]
     found = diagnostics[0]
     assert found.severity is Severity.ERROR
@@ -464,21 +462,22 @@ def test_an_unquoted_version_is_a_warning_with_a_quoting_fix(tmp_path: Path, wri
     assert fixed(diagnostics) == f'---\nname: demo\ndescription: x\nversion: "{written}"\n---\n'
 
 
+STRINGS = "must be a string or a list of strings"
+
+
 @pytest.mark.parametrize(
     ("line", "expected", "message"),
     [
         ("version: [1]", Range.of(3, 9, 3, 12), "`version` must be a string, not a list"),
-        ("argument-hint: {}", Range.of(3, 15, 3, 17), "`argument-hint` must be a string or a list of strings, not a mapping"),
-        ("argument-hint: [a, 1]", Range.of(3, 15, 3, 21), "`argument-hint` must be a string or a list of strings"),
-        ("allowed-tools: 3", Range.of(3, 15, 3, 16), "`allowed-tools` must be a string or a list of strings, not an integer"),
-        ("tools: {Read: 1}", Range.of(3, 7, 3, 16), "`tools` must be a string or a list of strings, not a mapping"),
+        ("argument-hint: {}", Range.of(3, 15, 3, 17), f"`argument-hint` {STRINGS}, not a mapping"),
+        ("argument-hint: [a, 1]", Range.of(3, 15, 3, 21), f"`argument-hint` {STRINGS}"),
+        ("allowed-tools: 3", Range.of(3, 15, 3, 16), f"`allowed-tools` {STRINGS}, not an integer"),
+        ("tools: {Read: 1}", Range.of(3, 7, 3, 16), f"`tools` {STRINGS}, not a mapping"),
         ("license: true", Range.of(3, 9, 3, 13), "`license` must be a string, not a boolean"),
         ("agent: [reviewer]", Range.of(3, 7, 3, 17), "`agent` must be a string, not a list"),
     ],
-)  # fmt: skip
-def test_a_known_field_of_the_wrong_type_is_an_error(
-    tmp_path: Path, line: str, expected: Range, message: str
-) -> None:
+)
+def test_a_known_field_of_the_wrong_type_is_an_error(tmp_path: Path, line: str, expected: Range, message: str) -> None:
     _, diagnostics = skill(tmp_path, f"---\nname: demo\ndescription: x\n{line}\n---\n")
     found = one(diagnostics, "skill/invalid-field-type")
     assert found.severity is Severity.ERROR
@@ -561,7 +560,7 @@ def test_an_angle_bracket_target_is_reported_with_its_brackets(tmp_path: Path) -
     diagnostics = body_skill(tmp_path, "[notes](<references/my notes.md>)\n")
     found = one(diagnostics, "skill/broken-link")
     assert found.range == Range.of(4, 8, 4, 32)
-    assert 'create references/my notes.md' in found.message
+    assert "create references/my notes.md" in found.message
 
 
 def test_link_columns_count_code_points_after_multi_byte_characters(tmp_path: Path) -> None:

@@ -66,6 +66,11 @@ def range_of(client: LanguageClient, text: str, needle: str) -> types.Range:
     return types.Range(start=position_of(client, text, needle, 0), end=position_of(client, text, needle, len(needle)))
 
 
+def plain(value: object) -> object:
+    """JSON-shaped data as plain lists and dicts (the client hands sequences back as tuples)."""
+    return json.loads(json.dumps(value))
+
+
 def location(path: Path, range_: types.Range) -> types.Location:
     return types.Location(uri=path.as_uri(), range=range_)
 
@@ -246,7 +251,7 @@ async def test_code_lens_on_the_winner_and_the_shadowed_copy(client: LanguageCli
     assert lens.range == winner_name
     assert lens.command is not None
     assert (lens.command.title, lens.command.command) == ("overrides 1 copy", "clarvis.showLocations")
-    assert lens.command.arguments == [
+    assert plain(lens.command.arguments) == [
         winner.as_uri(),
         {"line": winner_name.start.line, "character": winner_name.start.character},
         [
@@ -265,7 +270,7 @@ async def test_code_lens_on_the_winner_and_the_shadowed_copy(client: LanguageCli
     assert back.command is not None
     assert back.command.title == "shadowed by .clarvis/skills/review/SKILL.md"
     assert back.command.arguments is not None
-    assert back.command.arguments[2] == [
+    assert plain(back.command.arguments[2]) == [
         {
             "uri": winner.as_uri(),
             "range": {
