@@ -31,3 +31,14 @@ def test_nothing_outside_server_imports_the_protocol() -> None:
 def test_the_server_does_import_the_protocol() -> None:
     # Guards the test above against silently scanning nothing.
     assert "pygls" in imported_modules(PACKAGE / "server" / "app.py")
+
+
+def test_every_package_is_shipped() -> None:
+    """pyproject lists packages explicitly (schemas/ is mapped in): a new subpackage must be listed too."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(PACKAGE.parent).parts) for init in PACKAGE.rglob("__init__.py")} | {
+        "clarvis_lsp.schemas"
+    }
+    assert found == listed
