@@ -7,6 +7,7 @@ this module decides which workspace a document belongs to, keeps the editor's un
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import os
@@ -70,6 +71,10 @@ class ClarvisServer(LanguageServer):
         self.home = Path.home()
         self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False
+        self.versions: dict[Path, int] = {}
+        self.pending: set[Path] = set()
+        self._flush_scheduled = False
+        self._pull_stale = False
 
     # -- robustness --------------------------------------------------------------------------------------------
 
@@ -196,9 +201,43 @@ class ClarvisServer(LanguageServer):
         visible |= set(engine.cross_by_path()) & affected
         visible.add(changed)
         results = self.findings_for(engine, {path for path in visible if engine.kind_of(path) is not None})
+        self._pull_stale = False
         for path, diagnostics in results.items():
             # The edited buffer always gets a publish: it tells the client its new version was checked.
-            self.publish(path, diagnostics, force=path == changed and path in self.overlay)
+            is_edited = path == changed and path in self.overlay
+            self.publish(path, diagnostics, force=is_edited)
+            if is_edited:
+                self._pull_stale = False  # the client pulls the edited document by itself
+        if self._pull_stale:
+            self.request_pull_refresh()
+
+    def schedule_refresh(self, path: Path) -> None:
+        """Debounce: changes that arrive together (one read from the client) are checked once, right after."""
+        self.pending.add(path)
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a synchronous caller): check now
+            self.flush()
+            return
+        self._flush_scheduled = True
+        loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Run the pending re-checks now."""
+        self._flush_scheduled = False
+        pending, self.pending = self.pending, set()
+        for path in sorted(pending):
+            try:
+                self.refresh(path)
+            except Exception:
+                self.window_log_message(
+                    types.LogMessageParams(
+                        type=types.MessageType.Error,
+                        message=f"clarvis-lsp: re-checking {path} failed:\n{traceback.format_exc()}",
+                    )
+                )
 
     def publish(self, path: Path, diagnostics: list[Diagnostic], *, force: bool = False) -> None:
         previous = self.published.get(path)
@@ -211,10 +250,19 @@ class ClarvisServer(LanguageServer):
             if previous is None and not force:
                 return
         if self.pull_diagnostics and path in self.overlay:
-            return  # the client pulls open documents; pushing too would show them twice
+            self._pull_stale = True  # the client pulls open documents; pushing too would show them twice
+            return
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=path.as_uri(),
+                version=self.versions.get(path),
                 diagnostics=[to_lsp_diagnostic(item, self.lines_of, self.encoding) for item in diagnostics],
             )
         )
+
+    def request_pull_refresh(self) -> None:
+        """Ask a pull client to pull again: another file's edit changed this open file's cross-file findings."""
+        workspace = self.client_capabilities.workspace
+        diagnostics = workspace.diagnostics if workspace else None
+        if diagnostics is not None and diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)

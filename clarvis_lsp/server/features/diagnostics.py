@@ -33,6 +33,7 @@ def register(server: ClarvisServer) -> None:
         if path is None:
             return
         server.overlay[path] = params.text_document.text
+        server.versions[path] = params.text_document.version
         server.refresh(path)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -43,7 +44,8 @@ def register(server: ClarvisServer) -> None:
             return
         document = server.workspace.get_text_document(params.text_document.uri)
         server.overlay[path] = document.source
-        server.refresh(path)
+        server.versions[path] = params.text_document.version
+        server.schedule_refresh(path)  # coalesces a burst of changes into one check
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @server.guarded
@@ -59,6 +61,7 @@ def register(server: ClarvisServer) -> None:
         if path is None:
             return
         server.overlay.pop(path, None)  # back to the disk content, for discovery too
+        server.versions.pop(path, None)
         server.refresh(path)
 
     @server.feature(
@@ -67,6 +70,7 @@ def register(server: ClarvisServer) -> None:
     )
     @server.guarded
     def diagnostic(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        server.flush()  # answer for the latest text, not the one before a pending change
         path = uri_to_path(params.text_document.uri)
         items: list[types.Diagnostic] = []
         if path is not None:
