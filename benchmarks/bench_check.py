@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import ROOTS, generate  # noqa: E402
+from generate import ROOTS, generate
 
 WORK = Path(__file__).parent / ".work"
 

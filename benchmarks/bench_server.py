@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -22,7 +23,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import generate  # noqa: E402
+from generate import generate
 
 WORK = Path(__file__).parent / ".work"
 
@@ -52,13 +53,14 @@ async def run(skills: int, edits: int) -> None:
                     published.pop(version)
                     break
 
-    await client.start_io(sys.executable, "-m", "clarvis_lsp")
+    # The personal roots of the corpus are the server's home, so all four roots (N skills) are discovered.
+    await client.start_io(sys.executable, "-m", "clarvis_lsp", env={**os.environ, "HOME": str(home)})
     await client.initialize_async(
         types.InitializeParams(
             capabilities=types.ClientCapabilities(),
             root_uri=workspace.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="bench")],
-            initialization_options={"clarvis": {"includeUser": False}},
+            initialization_options={"clarvis": {"includeUser": True}},
         )
     )
     client.initialized(types.InitializedParams())

@@ -159,11 +159,18 @@ def _collect(engine: WorkspaceEngine, target: _Target, files: dict[Path, Workspa
     registry = engine.discovered.registry
     for path in [skill.path for skill in registry.all_skills()] + [skipped.path for skipped in registry.skipped]:
         if (
-            target.absolute in path.parents
-            and engine.home not in path.parents
-            and not any(nested in path.parents for nested in engine.nested)
+            path not in files
+            and _under(path, target.absolute)
+            and not _under(path, engine.home)
+            and not any(_under(path, nested) for nested in engine.nested)
         ):
-            files.setdefault(path, engine)
+            files[path] = engine
+
+
+def _under(path: Path, directory: Path) -> bool:
+    """``path`` lies strictly inside ``directory`` (both absolute and normalised): a string test, because
+    ``directory in path.parents`` builds every parent and dominates a check of thousands of files."""
+    return str(path).startswith(str(directory).rstrip(os.sep) + os.sep)
 
 
 def _display_function(targets: list[_Target]) -> Callable[[Path], str]:
@@ -171,7 +178,7 @@ def _display_function(targets: list[_Target]) -> Callable[[Path], str]:
         for target in targets:
             if path == target.absolute:
                 return target.given
-            if target.absolute in path.parents:
+            if _under(path, target.absolute):
                 return os.path.normpath(os.path.join(target.given, os.path.relpath(path, target.absolute)))
         return str(path)
 

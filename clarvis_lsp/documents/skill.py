@@ -9,6 +9,7 @@ same reason.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 
 _FENCE = re.compile(r"---[ \t]*\Z")
+_CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 _ALIAS = re.compile(r"[ \t]*:?[ \t]*(\*[^\s,\[\]{}]+)")
 _NODE_BUDGET = 10_000  # nodes visited when building values: far above any real frontmatter
 # Nesting levels of the frontmatter, also far above any real one. libyaml's composer recurses in C: a frontmatter
@@ -41,18 +43,44 @@ class YamlProblem:
     range: Range
 
 
-@dataclass(frozen=True)
 class FrontmatterEntry:
-    """One top-level ``key: value`` of the frontmatter."""
+    """One top-level ``key: value`` of the frontmatter.
 
-    key: str
-    key_range: Range
-    # Not in the repr: yaml.Node's repr expands shared (aliased) nodes, so an alias bomb would print forever.
-    node: yaml.Node = field(repr=False)
-    value_range: Range
-    # The whole entry's lines, for fixes that remove it: from the start of the key's line to the start of the
-    # line after the value.
-    line_span: tuple[int, int]
+    Ranges are worked out on first use: discovery reads thousands of SKILL.md files for their name and
+    description alone, and most entries of a clean file are never reported on.
+    """
+
+    __slots__ = ("__dict__", "_first_line", "_key_node", "_lines", "key", "node")
+
+    def __init__(self, key: str, key_node: yaml.Node, node: yaml.Node, lines: LineIndex, first_line: int) -> None:
+        self.key = key
+        self._key_node = key_node
+        # yaml.Node's repr expands shared (aliased) nodes, so an alias bomb would print forever: no repr of it.
+        self.node = node
+        self._lines = lines
+        self._first_line = first_line
+
+    def __repr__(self) -> str:
+        return f"FrontmatterEntry(key={self.key!r}, key_range={self.key_range!r}, value_range={self.value_range!r})"
+
+    @functools.cached_property
+    def key_range(self) -> Range:
+        return _node_range(self._key_node, self._first_line, self._lines)
+
+    @functools.cached_property
+    def value_range(self) -> Range:
+        value_range = _node_range(self.node, self._first_line, self._lines)
+        if value_range.start < self.key_range.end:
+            # An alias (`key: *anchor`): its node is the anchored one, written earlier, so the range is found
+            # again in the text; an empty value gets the point just after the key.
+            value_range = _alias_range(self._lines, self.key_range.end)
+        return value_range
+
+    @functools.cached_property
+    def line_span(self) -> tuple[int, int]:
+        """The whole entry's lines, for fixes that remove it: from the start of the key's line to the start of
+        the line after the value."""
+        return (self.key_range.start.line, max(self.key_range.end.line, self.value_range.end.line) + 1)
 
     @property
     def value(self) -> Any:
@@ -146,11 +174,17 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
     if not _FENCE.match(lines.line_text(0)):
         return document
     document.has_frontmatter = True
-    for line in range(1, lines.line_count):
-        if _FENCE.match(lines.line_text(line)):
-            document.close_line = line
+    if "\r" not in text and "\x85" not in text:  # plain "\n" line ends: one regex search finds the fence
+        closing = _CLOSING_FENCE.search(text, lines.line_end(0))
+        if closing is not None:
+            document.close_line = lines.position(closing.start() + 1).line
             document.frontmatter_closed = True
-            break
+    else:
+        for line in range(1, lines.line_count):
+            if _FENCE.match(lines.line_text(line)):
+                document.close_line = line
+                document.frontmatter_closed = True
+                break
     if document.close_line is None:
         return document
     start = lines.line_start(1)
@@ -239,15 +273,7 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
         document.not_a_mapping = _node_range(root, first_line, document.lines)
         return
     for key_node, value_node in root.value:
-        key = _key_text(key_node)
-        key_range = _node_range(key_node, first_line, document.lines)
-        value_range = _node_range(value_node, first_line, document.lines)
-        if value_range.start < key_range.end:
-            # An alias (`key: *anchor`): its node is the anchored one, written earlier, so the range is found
-            # again in the text; an empty value gets the point just after the key.
-            value_range = _alias_range(document.lines, key_range.end)
-        line_span = (key_range.start.line, max(key_range.end.line, value_range.end.line) + 1)
-        document.entries.append(FrontmatterEntry(key, key_range, value_node, value_range, line_span))
+        document.entries.append(FrontmatterEntry(_key_text(key_node), key_node, value_node, document.lines, first_line))
 
 
 def _alias_range(lines: LineIndex, after_key: Position) -> Range:

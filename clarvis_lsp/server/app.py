@@ -72,6 +72,7 @@ class ClarvisServer(LanguageServer):
         self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False
         self.versions: dict[Path, int] = {}
+        self.config_findings: dict[Path, list[Diagnostic]] = {}
         self.pending: set[Path] = set()
         self._flush_scheduled = False
         self._pull_stale = False
@@ -133,6 +134,12 @@ class ClarvisServer(LanguageServer):
         load = load_project_config(directory)
         if load.status == "error":
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=load.message))
+        # The config/invalid findings live on the configuration file itself (cleared once it loads again).
+        for config_file in (directory / ".clarvis-lsp.toml", directory / "pyproject.toml"):
+            found = load.diagnostics if config_file == load.path else []
+            if found or config_file in self.published:
+                self.config_findings[config_file] = found
+                self.publish(config_file, found)
         try:
             return layered(load.config, self.editor_settings)
         except ValueError as error:
@@ -210,6 +217,8 @@ class ClarvisServer(LanguageServer):
                 self._pull_stale = False  # the client pulls the edited document by itself
         if self._pull_stale:
             self.request_pull_refresh()
+        if any(path != changed and path in self.overlay for path in affected):
+            self.request_code_lens_refresh()  # another open copy's "overrides"/"shadowed by" lens changed
 
     def schedule_refresh(self, path: Path) -> None:
         """Debounce: changes that arrive together (one read from the client) are checked once, right after."""
@@ -259,6 +268,12 @@ class ClarvisServer(LanguageServer):
                 diagnostics=[to_lsp_diagnostic(item, self.lines_of, self.encoding) for item in diagnostics],
             )
         )
+
+    def request_code_lens_refresh(self) -> None:
+        workspace = self.client_capabilities.workspace
+        code_lens = workspace.code_lens if workspace else None
+        if code_lens is not None and code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
 
     def request_pull_refresh(self) -> None:
         """Ask a pull client to pull again: another file's edit changed this open file's cross-file findings."""

@@ -54,6 +54,12 @@ async def client(
     def register_capability(params: types.RegistrationParams) -> None:
         lsp_client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
+    lsp_client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def code_lens_refresh(params: None) -> None:
+        lsp_client.code_lens_refreshes += 1  # type: ignore[attr-defined]
+
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities(CLIENTS[request.param]),

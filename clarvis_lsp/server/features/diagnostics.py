@@ -73,7 +73,10 @@ def register(server: ClarvisServer) -> None:
         server.flush()  # answer for the latest text, not the one before a pending change
         path = uri_to_path(params.text_document.uri)
         items: list[types.Diagnostic] = []
-        if path is not None:
+        if path is not None and path in server.config_findings:
+            found = server.config_findings[path]
+            items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in found]
+        elif path is not None:
             engine = server.engine_for(path)
             if engine.kind_of(path) is not None:
                 found = server.findings_for(engine, [path])[path]
