@@ -49,6 +49,9 @@ from clarvis_lsp.rules.skill import SkillContext, check_skill
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
 
+# File names that can be a recognised kind (agents are any ``*.md`` under an agents directory).
+CANDIDATE_NAMES = frozenset({"SKILL.md", "settings.json", "plugin.json", "hooks.json", "marketplace.json"})
+
 JSON_CHECKS = {
     FileKind.SETTINGS: check_settings,
     FileKind.PLUGIN: check_plugin,
@@ -143,9 +146,16 @@ class WorkspaceEngine:
         return file_kind(path, workspace_dirs=frozenset({self.directory}))
 
     def files(self, under: Path | None = None) -> Iterator[Path]:
-        """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and excludes."""
+        """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and excludes.
+
+        Works on strings and builds a ``Path`` only for the files it yields: the walk visits every entry of the
+        tree, and pathlib objects per entry were a large part of a check's time.
+        """
         patterns = tuple(self.config.exclude)
-        stack = [under or self.directory]
+        base = str(self.directory)
+        skipped = {str(path) for path in self.nested} | {str(self.home)}
+        follow = self.config.follow_symlinks
+        stack = [str(under or self.directory)]
         while stack:
             directory = stack.pop()
             try:
@@ -153,23 +163,28 @@ class WorkspaceEngine:
                     entries = sorted(iterator, key=lambda entry: entry.name)
             except OSError:
                 continue
-            subdirectories: list[Path] = []
+            subdirectories: list[str] = []
             for entry in entries:
-                path = Path(entry.path)
-                relative = os.path.relpath(path, self.directory).replace(os.sep, "/")
-                if _excluded(entry.name, relative, patterns):
-                    continue
+                name = entry.name
+                if patterns:
+                    relative = os.path.relpath(entry.path, base).replace(os.sep, "/")
+                    if _excluded(name, relative, patterns):
+                        continue
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         # The home directory's .clarvis is the personal configuration, never workspace files.
-                        if entry.name not in SKIPPED_DIRS and path not in self.nested and path != self.home:
-                            subdirectories.append(path)
+                        if name not in SKIPPED_DIRS and entry.path not in skipped:
+                            subdirectories.append(entry.path)
                         continue
-                    is_file = entry.is_file(follow_symlinks=self.config.follow_symlinks)
+                    if name not in CANDIDATE_NAMES and not name.endswith(".md"):
+                        continue
+                    is_file = entry.is_file(follow_symlinks=follow)
                 except OSError:
                     continue
-                if is_file and self.kind_of(path) is not None:
-                    yield path
+                if is_file:
+                    path = Path(entry.path)
+                    if self.kind_of(path) is not None:
+                        yield path
             stack.extend(reversed(subdirectories))
 
     def read(self, path: Path) -> tuple[str, Findings] | None:
