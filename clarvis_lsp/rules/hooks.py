@@ -27,7 +27,8 @@ from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value, source_offsets
+from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
+from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field, value_range
 
 CONTROL_EVENTS: tuple[str, ...] = ("pre_tool_use", "post_tool_use", "pre_finalize", "pre_delegate_task")
 OBSERVER_EVENTS: tuple[str, ...] = (
@@ -159,25 +160,6 @@ RUN_LIMIT = rule(
 # -- helpers -----------------------------------------------------------------------------------------------------
 
 
-def _kind(node: JsonNode) -> str:
-    """A JSON value's kind for a message: "a string", "a number", "an object"…"""
-    names = {"object": "an object", "array": "an array", "string": "a string", "number": "a number"}
-    names.update({"boolean": "a boolean", "null": "null", "invalid": "an invalid value"})
-    return names.get(node.kind, node.kind)
-
-
-def _opening(document: JsonDocument, node: JsonNode) -> Range:
-    """The opening bracket of a container (where a finding about a missing key goes)."""
-    return document.range_of(node.start, node.start + 1)
-
-
-def _value_range(document: JsonDocument, node: JsonNode) -> Range:
-    """A value's range; a container is reported on its opening bracket only, not its whole body."""
-    if node.is_container:
-        return _opening(document, node)
-    return document.node_range(node)
-
-
 def _part_range(document: JsonDocument, node: JsonNode, start: int, end: int) -> Range:
     """The range of characters ``[start, end)`` of a decoded string value (the whole value when unmappable)."""
     offsets = source_offsets(document, node)
@@ -211,20 +193,14 @@ def is_integer(node: JsonNode) -> bool:
 def _unknown_field(
     document: JsonDocument, member: JsonMember, known: Sequence[str], findings: Findings, where: str
 ) -> None:
-    parent = member.parent
-    suggestion = closest(member.key, known)
-    fixes: list[Fix] = []
-    if suggestion is not None and parent.get(suggestion) is None:
-        fixes.append(
-            Fix(f'Rename "{member.key}" to "{suggestion}"', (rename_key(document, member, suggestion, findings.path),))
-        )
-    fixes.append(Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False))
-    message = f'Unknown field "{member.key}" in {where}: Clarvis does not act on it.'
-    if suggestion is not None:
-        message += f' Did you mean "{suggestion}"?'
-    else:
-        message += f" Known fields: {', '.join(known)}."
-    findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
+    report_unknown_field(
+        document,
+        member,
+        known,
+        findings,
+        code=UNKNOWN_FIELD.code,
+        message=f'Unknown field "{member.key}" in {where}: Clarvis does not act on it.',
+    )
 
 
 # -- one hook ----------------------------------------------------------------------------------------------------
@@ -235,8 +211,8 @@ def check_hook(document: JsonDocument, node: JsonNode, findings: Findings, *, ow
     if not isinstance(node, JsonObject):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, node),
-            f'A hook must be an object such as {{"event": "pre_tool_use", "command": "..."}}, not {_kind(node)}.',
+            value_range(document, node),
+            f'A hook must be an object such as {{"event": "pre_tool_use", "command": "..."}}, not {kind_phrase(node)}.',
         )
         return
     event = _check_event(document, node, findings)
@@ -255,7 +231,7 @@ def _check_event(document: JsonDocument, hook: JsonObject, findings: Findings) -
     if member is None:
         findings.add(
             UNKNOWN_EVENT.code,
-            _opening(document, hook),
+            opening(document, hook),
             f'This hook has no "event", so it never fires: add "event" with one of {", ".join(EVENTS)}.',
         )
         return None
@@ -278,8 +254,8 @@ def _check_event(document: JsonDocument, hook: JsonObject, findings: Findings) -
     elif written is not None:
         message = f'"{written}" is not a Clarvis event, so this hook never fires: use one of {", ".join(EVENTS)}.'
     else:
-        message = f'"event" must be an event name (a string), not {_kind(value)}: use one of {", ".join(EVENTS)}.'
-    findings.add(UNKNOWN_EVENT.code, _value_range(document, value), message, fixes=fixes)
+        message = f'"event" must be an event name (a string), not {kind_phrase(value)}: use one of {", ".join(EVENTS)}.'
+    findings.add(UNKNOWN_EVENT.code, value_range(document, value), message, fixes=fixes)
     return None
 
 
@@ -288,7 +264,7 @@ def _check_command(document: JsonDocument, hook: JsonObject, findings: Findings)
     if member is None:
         findings.add(
             MISSING_COMMAND.code,
-            _opening(document, hook),
+            opening(document, hook),
             'This hook has no "command": add "command" with the shell command to run on the event.',
         )
         return
@@ -298,8 +274,8 @@ def _check_command(document: JsonDocument, hook: JsonObject, findings: Findings)
     if value.kind != "string" or not isinstance(value.value, str):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, value),
-            f'"command" must be a string holding a shell command, not {_kind(value)}.',
+            value_range(document, value),
+            f'"command" must be a string holding a shell command, not {kind_phrase(value)}.',
         )
     elif not value.value.strip():
         findings.add(
@@ -327,8 +303,8 @@ def _check_match(document: JsonDocument, hook: JsonObject, event: str | None, fi
     if not isinstance(value, JsonObject):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, value),
-            f'"match" must be an object with "tool" and/or "args", not {_kind(value)}.',
+            value_range(document, value),
+            f'"match" must be an object with "tool" and/or "args", not {kind_phrase(value)}.',
         )
         return
     for inner in value.members:
@@ -348,22 +324,22 @@ def _check_match_tool(document: JsonDocument, node: JsonNode, findings: Findings
         if not node.items:
             findings.add(
                 INVALID_VALUE.code,
-                _opening(document, node),
+                opening(document, node),
                 f'"match.tool" is an empty array, so the hook matches no tool: list {advice}.',
             )
         for item in node.items:
             if item.kind != "string" or not item.value:
                 findings.add(
                     INVALID_VALUE.code,
-                    _value_range(document, item),
+                    value_range(document, item),
                     f'Each "match.tool" entry must be a non-empty string: {advice}.',
                 )
         return
     if node.kind != "string":
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, node),
-            f'"match.tool" must be {advice}; not {_kind(node)}.',
+            value_range(document, node),
+            f'"match.tool" must be {advice}; not {kind_phrase(node)}.',
         )
     elif not node.value:
         findings.add(INVALID_VALUE.code, document.node_range(node), f'"match.tool" is empty: write {advice}.')
@@ -373,8 +349,8 @@ def _check_match_args(document: JsonDocument, node: JsonNode, findings: Findings
     if not isinstance(node, JsonObject):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, node),
-            f'"match.args" must be an object mapping argument names to JavaScript regexes, not {_kind(node)}.',
+            value_range(document, node),
+            f'"match.args" must be an object mapping argument names to JavaScript regexes, not {kind_phrase(node)}.',
         )
         return
     for member in node.members:
@@ -384,9 +360,9 @@ def _check_match_args(document: JsonDocument, node: JsonNode, findings: Findings
         if value.kind != "string" or not isinstance(value.value, str):
             findings.add(
                 INVALID_VALUE.code,
-                _value_range(document, value),
+                value_range(document, value),
                 f'The pattern for argument "{member.key}" must be a string holding a JavaScript regex, '
-                f"not {_kind(value)}.",
+                f"not {kind_phrase(value)}.",
             )
             continue
         problem = js_regex_error(value.value)
@@ -410,10 +386,10 @@ def _check_timeout(document: JsonDocument, hook: JsonObject, findings: Findings)
     if value.kind == "number" and isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
         detail = "not a whole number" if not is_integer(value) else "out of range"
     else:
-        detail = f"{_kind(value)}, not a number"
+        detail = f"{kind_phrase(value)}, not a number"
     findings.add(
         INVALID_TIMEOUT.code,
-        _value_range(document, value),
+        value_range(document, value),
         f'"timeout_ms" must be an integer number of milliseconds from {TIMEOUT_MIN} to {TIMEOUT_MAX} (one minute); '
         f"this value is {detail}.",
     )
@@ -435,10 +411,10 @@ def _check_on_failure(document: JsonDocument, hook: JsonObject, event: str | Non
                     (replace_value(document, value, json_string(suggestion), findings.path),),
                 )
             )
-        shown = f'"{written}"' if written is not None else _kind(value)
+        shown = f'"{written}"' if written is not None else kind_phrase(value)
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, value),
+            value_range(document, value),
             f'"on_failure" must be "pass" or "deny" (deny only on control events), not {shown}.',
             fixes=fixes,
         )
@@ -475,22 +451,22 @@ def check_hook_list(document: JsonDocument, node: JsonNode, findings: Findings, 
     if not isinstance(node, JsonArray):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, node),
-            f"The hooks of {owner} must be an array of hook objects, not {_kind(node)}.",
+            value_range(document, node),
+            f"The hooks of {owner} must be an array of hook objects, not {kind_phrase(node)}.",
         )
         return
     for item in node.items:
         check_hook(document, item, findings, owner=owner)
     if len(node.items) > MAX_HOOKS_PER_SOURCE:
         first_extra = node.items[MAX_HOOKS_PER_SOURCE]
-        where = document.key_range(node.member) if node.member is not None else _opening(document, node)
+        where = document.key_range(node.member) if node.member is not None else opening(document, node)
         findings.add(
             TOO_MANY.code,
             where,
             f"{owner[:1].upper()}{owner[1:]} declares {len(node.items)} hooks; one settings file or plugin may "
             f"declare at most {MAX_HOOKS_PER_SOURCE}: remove {len(node.items) - MAX_HOOKS_PER_SOURCE} of them "
             "or merge hooks that run on the same event.",
-            related=[Related(findings.path, _value_range(document, first_extra), f"hook #{MAX_HOOKS_PER_SOURCE + 1}")],
+            related=[Related(findings.path, value_range(document, first_extra), f"hook #{MAX_HOOKS_PER_SOURCE + 1}")],
         )
 
 
@@ -506,9 +482,9 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
     if not isinstance(node, JsonObject):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, node),
+            value_range(document, node),
             f'The hooks of {owner} must be an array of hook objects or a document {{"hooks": [...]}}, '
-            f"not {_kind(node)}.",
+            f"not {kind_phrase(node)}.",
         )
         return
     for member in node.members:
@@ -518,7 +494,7 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
     if hooks is None:
         findings.add(
             INVALID_VALUE.code,
-            _opening(document, node),
+            opening(document, node),
             f'A hooks document holds its hooks in a "hooks" array: add "hooks": [...] (the hooks of {owner}).',
         )
         return
@@ -629,7 +605,7 @@ def _hook_range(document: JsonDocument, hook: JsonObject) -> Range:
     event = hook.get("event")
     if event is not None:
         return document.member_range(event)
-    return _opening(document, hook)
+    return opening(document, hook)
 
 
 def check_run_limit(

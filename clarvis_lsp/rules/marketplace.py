@@ -11,11 +11,12 @@ import re
 from collections.abc import Sequence
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
-from clarvis_lsp.model import Fix, Range, Related, Severity
-from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.model import Related, Severity
+from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key
+from clarvis_lsp.rules.jsonedit import json_string
+from clarvis_lsp.rules.jsonshape import opening, report_unknown_field
 
 ROOT_FIELDS: tuple[str, ...] = ("name", "displayName", "description", "plugins")
 ENTRY_FIELDS: tuple[str, ...] = ("name", "source", "path", "description", "displayName", "homepage", "category")
@@ -144,48 +145,32 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def _brace(document: JsonDocument, node: JsonNode) -> Range:
-    return document.range_of(node.start, node.start + 1)
-
-
 def _check_unknown_fields(
     document: JsonDocument, node: JsonObject, known: Sequence[str], where: str, findings: Findings
 ) -> None:
-    present = set(node.keys())
     for member in node.members:
-        if member.key in known:
-            continue
-        suggestion = closest(member.key, known)
-        fixes = []
-        if suggestion is not None and suggestion not in present:
-            fixes.append(
-                Fix(
-                    f'Rename "{member.key}" to "{suggestion}"',
-                    (rename_key(document, member, suggestion, findings.path),),
-                )
+        if member.key not in known:
+            report_unknown_field(
+                document,
+                member,
+                known,
+                findings,
+                code=UNKNOWN_FIELD.code,
+                message=f'Unknown field "{member.key}" in {where}: Clarvis ignores it.',
             )
-        fixes.append(
-            Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False)
-        )
-        message = f'Unknown field "{member.key}" in {where}: Clarvis ignores it.'
-        if suggestion is not None:
-            message += f' Did you mean "{suggestion}"?'
-        else:
-            message += " Known fields: " + ", ".join(known) + "."
-        findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
 
 
 def _check_defaulted(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
     if root.get("name") is None:
         findings.add(
             DEFAULTED.code,
-            _brace(document, root),
+            opening(document, root),
             'The marketplace has no "name": Clarvis supplies one. Add "name" to choose the catalogue\'s identifier.',
         )
     if root.get("plugins") is None:
         findings.add(
             DEFAULTED.code,
-            _brace(document, root),
+            opening(document, root),
             'The marketplace has no "plugins": Clarvis treats it as an empty catalogue. Add "plugins": [...] with '
             "its entries.",
         )
@@ -273,7 +258,7 @@ def _check_required(
     if member is None:
         findings.add(
             ENTRY_OMITTED.code,
-            _brace(document, entry),
+            opening(document, entry),
             f'Plugin {label} has no "{key}": Clarvis omits it. Add "{key}" with {wanted}.',
         )
         return

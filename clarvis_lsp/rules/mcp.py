@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
-from clarvis_lsp.model import Fix, Range, Severity
+from clarvis_lsp.model import Fix, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value, source_offsets
+from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
 
 TRANSPORTS: tuple[str, ...] = ("stdio", "http", "sse")
 DEFAULT_TRANSPORT = "stdio"
@@ -105,23 +106,6 @@ INVALID_SERVER_NAME = rule(
 )
 
 
-def _kind(node: JsonNode) -> str:
-    names = {"object": "an object", "array": "an array", "string": "a string", "number": "a number"}
-    names.update({"boolean": "a boolean", "null": "null", "invalid": "an invalid value"})
-    return names.get(node.kind, node.kind)
-
-
-def _value_range(document: JsonDocument, node: JsonNode) -> Range:
-    """A value's range; a container only on its opening bracket."""
-    if node.is_container:
-        return document.range_of(node.start, node.start + 1)
-    return document.node_range(node)
-
-
-def _is_string(node: JsonNode) -> bool:
-    return node.kind == "string" and isinstance(node.value, str)
-
-
 def check_mcp_servers(document: JsonDocument, node: JsonNode, findings: Findings) -> None:
     """Check every server of an ``mcpServers`` map. A value that is not an object is the caller's to report."""
     if not isinstance(node, JsonObject):
@@ -162,9 +146,9 @@ def check_mcp_server(document: JsonDocument, owner: JsonMember, server: JsonNode
     if not isinstance(server, JsonObject):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, server),
+            value_range(document, server),
             f'The MCP server "{name}" must be an object such as {{"command": "..."}} or '
-            f'{{"type": "http", "url": "https://..."}}, not {_kind(server)}.',
+            f'{{"type": "http", "url": "https://..."}}, not {kind_phrase(server)}.',
         )
         return
     transport = _check_type(document, server, findings)
@@ -192,9 +176,9 @@ def _check_type(document: JsonDocument, server: JsonObject, findings: Findings) 
     value = member.value
     if value is None:
         return None
-    if _is_string(value) and value.value in TRANSPORTS:
+    if is_string(value) and value.value in TRANSPORTS:
         return str(value.value)
-    written = value.value if _is_string(value) else None
+    written = value.value if is_string(value) else None
     suggestion = closest(str(written), TRANSPORTS, cutoff=0.6) if written else None
     fixes: list[Fix] = []
     if suggestion is not None:
@@ -204,11 +188,11 @@ def _check_type(document: JsonDocument, server: JsonObject, findings: Findings) 
                 (replace_value(document, value, json_string(suggestion), findings.path),),
             )
         )
-    shown = f'"{written}"' if written is not None else _kind(value)
+    shown = f'"{written}"' if written is not None else kind_phrase(value)
     message = f'Unknown MCP server type {shown}: use "stdio" (a local process, the default), "http" or "sse".'
     if suggestion is not None:
         message += f' Did you mean "{suggestion}"?'
-    findings.add(UNKNOWN_TYPE.code, _value_range(document, value), message, fixes=fixes)
+    findings.add(UNKNOWN_TYPE.code, value_range(document, value), message, fixes=fixes)
     return None
 
 
@@ -223,7 +207,7 @@ def _check_command(document: JsonDocument, owner: JsonMember, server: JsonObject
         )
         return
     value = member.value
-    if value is not None and _is_string(value) and not str(value.value).strip():
+    if value is not None and is_string(value) and not str(value.value).strip():
         findings.add(
             MISSING_COMMAND.code,
             document.node_range(value),
@@ -243,7 +227,7 @@ def _check_url(
         )
         return
     value = member.value
-    if value is None or not _is_string(value):
+    if value is None or not is_string(value):
         return  # a non-string url is mcp/invalid-value
     if URL_PATTERN.match(str(value.value)) is None:
         findings.add(
@@ -270,57 +254,60 @@ def _report_forbidden(document: JsonDocument, member: JsonMember, transport: str
 
 
 def _unknown_field(document: JsonDocument, member: JsonMember, findings: Findings) -> None:
-    suggestion = closest(member.key, SERVER_FIELDS)
-    fixes: list[Fix] = []
-    if suggestion is not None and member.parent.get(suggestion) is None:
-        fixes.append(
-            Fix(f'Rename "{member.key}" to "{suggestion}"', (rename_key(document, member, suggestion, findings.path),))
-        )
-    fixes.append(Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False))
-    message = f'Unknown MCP server field "{member.key}": Clarvis does not act on it.'
-    if suggestion is not None:
-        message += f' Did you mean "{suggestion}"?'
-    else:
-        message += f" Known fields: {', '.join(SERVER_FIELDS)}."
-    findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
+    report_unknown_field(
+        document,
+        member,
+        SERVER_FIELDS,
+        findings,
+        code=UNKNOWN_FIELD.code,
+        message=f'Unknown MCP server field "{member.key}": Clarvis does not act on it.',
+    )
 
 
 def _invalid(document: JsonDocument, node: JsonNode, findings: Findings, message: str) -> None:
-    findings.add(INVALID_VALUE.code, _value_range(document, node), message)
+    findings.add(INVALID_VALUE.code, value_range(document, node), message)
 
 
 def _check_field_type(document: JsonDocument, member: JsonMember, value: JsonNode, findings: Findings) -> None:
     key = member.key
     if key in ("command", "url"):
-        if not _is_string(value):
-            _invalid(document, value, findings, f'"{key}" must be a string, not {_kind(value)}.')
+        if not is_string(value):
+            _invalid(document, value, findings, f'"{key}" must be a string, not {kind_phrase(value)}.')
     elif key in ("shared", "resources"):
         if value.kind != "boolean":
-            _invalid(document, value, findings, f'"{key}" must be true or false, not {_kind(value)}.')
+            _invalid(document, value, findings, f'"{key}" must be true or false, not {kind_phrase(value)}.')
     elif key == "args":
         if not isinstance(value, JsonArray):
             _invalid(
-                document, value, findings, f'"args" must be an array of strings such as ["serve"], not {_kind(value)}.'
+                document,
+                value,
+                findings,
+                f'"args" must be an array of strings such as ["serve"], not {kind_phrase(value)}.',
             )
             return
         for item in value.items:
-            if not _is_string(item):
-                _invalid(document, item, findings, f'Each "args" entry must be a string, not {_kind(item)}: quote it.')
+            if not is_string(item):
+                _invalid(
+                    document, item, findings, f'Each "args" entry must be a string, not {kind_phrase(item)}: quote it.'
+                )
     elif key in ("env", "headers"):
         if not isinstance(value, JsonObject):
             _invalid(
-                document, value, findings, f'"{key}" must be an object mapping names to strings, not {_kind(value)}.'
+                document,
+                value,
+                findings,
+                f'"{key}" must be an object mapping names to strings, not {kind_phrase(value)}.',
             )
             return
         for entry in value.members:
             if entry.value is None:
                 continue
-            if not _is_string(entry.value):
+            if not is_string(entry.value):
                 _invalid(
                     document,
                     entry.value,
                     findings,
-                    f'The {key} value "{entry.key}" must be a string, not {_kind(entry.value)}: quote it.',
+                    f'The {key} value "{entry.key}" must be a string, not {kind_phrase(entry.value)}: quote it.',
                 )
                 continue
             _check_interpolation(document, key, entry, entry.value, findings)

@@ -21,7 +21,8 @@ from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hooks_value
-from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value
+from clarvis_lsp.rules.jsonedit import json_string, rename_key, replace_value
+from clarvis_lsp.rules.jsonshape import opening, report_unknown_field
 from clarvis_lsp.rules.mcp import check_mcp_servers
 
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
@@ -222,11 +223,6 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def _brace(document: JsonDocument, node: JsonNode) -> Range:
-    """The opening brace or bracket of a container: where a missing key is reported."""
-    return document.range_of(node.start, node.start + 1)
-
-
 def _directory_name(context: JsonFileContext) -> str:
     return context.path.parent.name
 
@@ -247,28 +243,16 @@ def _is_nonempty_string(node: JsonNode | None) -> bool:
 def _check_unknown_fields(
     document: JsonDocument, node: JsonObject, known: Sequence[str], where: str, findings: Findings
 ) -> None:
-    present = set(node.keys())
     for member in node.members:
-        if member.key in known:
-            continue
-        suggestion = closest(member.key, known)
-        fixes = []
-        if suggestion is not None and suggestion not in present:
-            fixes.append(
-                Fix(
-                    f'Rename "{member.key}" to "{suggestion}"',
-                    (rename_key(document, member, suggestion, findings.path),),
-                )
+        if member.key not in known:
+            report_unknown_field(
+                document,
+                member,
+                known,
+                findings,
+                code=UNKNOWN_FIELD.code,
+                message=f'Unknown field "{member.key}" in {where}: Clarvis ignores it.',
             )
-        fixes.append(
-            Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False)
-        )
-        message = f'Unknown field "{member.key}" in {where}: Clarvis ignores it.'
-        if suggestion is not None:
-            message += f' Did you mean "{suggestion}"?'
-        else:
-            message += " Known fields: " + ", ".join(known) + "."
-        findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
 
 
 # -- name ------------------------------------------------------------------------------------------------------
@@ -281,7 +265,7 @@ def _check_name(document: JsonDocument, root: JsonObject, context: JsonFileConte
     if member is None or member.value is None:
         findings.add(
             MISSING_NAME.code,
-            _brace(document, root) if member is None else document.key_range(member),
+            opening(document, root) if member is None else document.key_range(member),
             f'plugin.json has no "name": add "name": {json_string(directory)} (the plugin directory\'s name); '
             "Clarvis cannot load a plugin without it."
             if directory_is_valid
@@ -410,7 +394,7 @@ def _check_author(document: JsonDocument, root: JsonObject, findings: Findings) 
         if name is None or name.value is None:
             findings.add(
                 INVALID_VALUE.code,
-                _brace(document, node) if name is None else document.key_range(name),
+                opening(document, node) if name is None else document.key_range(name),
                 '"author" has no "name": write {"name": "..."} or the author as a plain string.',
             )
         elif not _is_nonempty_string(name.value):
@@ -664,7 +648,7 @@ def _check_executables(document: JsonDocument, root: JsonObject, findings: Findi
         if command is None or command.value is None:
             findings.add(
                 INVALID_EXECUTABLE.code,
-                _brace(document, executable) if command is None else document.key_range(command),
+                opening(document, executable) if command is None else document.key_range(command),
                 f'The executable of capability "{capability}" has no "command": add the program that starts the '
                 "capability service.",
             )

@@ -15,7 +15,8 @@ from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hook_list
-from clarvis_lsp.rules.jsonedit import json_string, remove_item, remove_member, rename_key, replace_value
+from clarvis_lsp.rules.jsonedit import json_string, remove_item, replace_value
+from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
 from clarvis_lsp.rules.mcp import check_mcp_servers
 
 PROVIDER_FIELDS: tuple[str, ...] = ("memory", "plans", "tasks")
@@ -95,23 +96,6 @@ REQUIRES_TRUST = rule(
 )
 
 
-def _kind(node: JsonNode) -> str:
-    names = {"object": "an object", "array": "an array", "string": "a string", "number": "a number"}
-    names.update({"boolean": "a boolean", "null": "null", "invalid": "an invalid value"})
-    return names.get(node.kind, node.kind)
-
-
-def _value_range(document: JsonDocument, node: JsonNode) -> Range:
-    """A value's range; a container only on its opening bracket."""
-    if node.is_container:
-        return document.range_of(node.start, node.start + 1)
-    return document.node_range(node)
-
-
-def _is_string(node: JsonNode) -> bool:
-    return node.kind == "string" and isinstance(node.value, str)
-
-
 def check_settings(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
     """Run every ``settings/*`` rule, then the hook and MCP rules on ``hooks`` and ``mcpServers``."""
     root = document.root
@@ -120,8 +104,8 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
     if not isinstance(root, JsonObject):
         findings.add(
             INVALID_VALUE.code,
-            _value_range(document, root),
-            f'settings.json must be a JSON object such as {{"enabledPlugins": []}}, not {_kind(root)}.',
+            value_range(document, root),
+            f'settings.json must be a JSON object such as {{"enabledPlugins": []}}, not {kind_phrase(root)}.',
         )
         return
     scope = context.settings_scope
@@ -139,7 +123,9 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             if isinstance(value, JsonArray):
                 check_hook_list(document, value, findings, owner=owner)
             else:
-                _invalid(document, value, findings, f'"hooks" must be an array of hook objects, not {_kind(value)}.')
+                _invalid(
+                    document, value, findings, f'"hooks" must be an array of hook objects, not {kind_phrase(value)}.'
+                )
         elif key == "mcpServers":
             if isinstance(value, JsonObject):
                 check_mcp_servers(document, value, findings)
@@ -148,7 +134,7 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
                     document,
                     value,
                     findings,
-                    f'"mcpServers" must be an object keyed by server name, not {_kind(value)}.',
+                    f'"mcpServers" must be an object keyed by server name, not {kind_phrase(value)}.',
                 )
         elif key == "marketplaces":
             _check_marketplaces(document, value, findings)
@@ -156,8 +142,8 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             _check_enabled_plugins(document, value, context, findings)
         elif key in PROVIDER_FIELDS:
             _check_provider(document, member, value, findings)
-        elif key in ("model", "$schema") and (not _is_string(value) or not str(value.value).strip()):
-            shown = "empty" if _is_string(value) else _kind(value)
+        elif key in ("model", "$schema") and (not is_string(value) or not str(value.value).strip()):
+            shown = "empty" if is_string(value) else kind_phrase(value)
             _invalid(document, value, findings, f'"{key}" must be a non-empty string, not {shown}.')
     if scope == "workspace":
         _check_trust(document, root, findings)
@@ -166,34 +152,30 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
 def _invalid(
     document: JsonDocument, node: JsonNode, findings: Findings, message: str, *, where: Range | None = None
 ) -> None:
-    findings.add(INVALID_VALUE.code, where or _value_range(document, node), message)
+    findings.add(INVALID_VALUE.code, where or value_range(document, node), message)
 
 
 def _unknown_field(document: JsonDocument, member: JsonMember, known: tuple[str, ...], findings: Findings) -> None:
-    suggestion = closest(member.key, known)
-    fixes: list[Fix] = []
-    if suggestion is not None and member.parent.get(suggestion) is None:
-        fixes.append(
-            Fix(f'Rename "{member.key}" to "{suggestion}"', (rename_key(document, member, suggestion, findings.path),))
-        )
-    fixes.append(Fix(f'Remove the field "{member.key}"', (remove_member(document, member, findings.path),), safe=False))
-    message = f'Unknown settings field "{member.key}": settings.json is strict and Clarvis rejects it.'
-    if suggestion is not None:
-        message += f' Did you mean "{suggestion}"?'
-    else:
-        message += (
+    report_unknown_field(
+        document,
+        member,
+        known,
+        findings,
+        code=UNKNOWN_FIELD.code,
+        message=f'Unknown settings field "{member.key}": settings.json is strict and Clarvis rejects it.',
+        no_suggestion_tail=(
             f" Known fields: {', '.join(known)}. Remove it, or allow it with settings.extraFields in .clarvis-lsp.toml."
-        )
-    findings.add(UNKNOWN_FIELD.code, document.key_range(member), message, fixes=fixes)
+        ),
+    )
 
 
 def _check_marketplaces(document: JsonDocument, value: JsonNode, findings: Findings) -> None:
     if not isinstance(value, JsonArray):
-        _invalid(document, value, findings, f'"marketplaces" must be an array of Git URLs, not {_kind(value)}.')
+        _invalid(document, value, findings, f'"marketplaces" must be an array of Git URLs, not {kind_phrase(value)}.')
         return
     for item in value.items:
-        if not _is_string(item):
-            _invalid(document, item, findings, f"Each marketplace must be a Git URL string, not {_kind(item)}.")
+        if not is_string(item):
+            _invalid(document, item, findings, f"Each marketplace must be a Git URL string, not {kind_phrase(item)}.")
         elif GIT_URL.match(str(item.value)) is None:
             findings.add(
                 INVALID_MARKETPLACE.code,
@@ -207,13 +189,15 @@ def _check_enabled_plugins(
     document: JsonDocument, value: JsonNode, context: JsonFileContext, findings: Findings
 ) -> None:
     if not isinstance(value, JsonArray):
-        _invalid(document, value, findings, f'"enabledPlugins" must be an array of plugin names, not {_kind(value)}.')
+        _invalid(
+            document, value, findings, f'"enabledPlugins" must be an array of plugin names, not {kind_phrase(value)}.'
+        )
         return
     first_seen: dict[str, JsonNode] = {}
     installed = sorted(context.plugins)
     for item in value.items:
-        if not _is_string(item) or not str(item.value):
-            shown = "an empty string" if _is_string(item) else _kind(item)
+        if not is_string(item) or not str(item.value):
+            shown = "an empty string" if is_string(item) else kind_phrase(item)
             _invalid(document, item, findings, f"Each enabledPlugins entry must be a plugin name, not {shown}.")
             continue
         name = str(item.value)
@@ -262,7 +246,7 @@ def _check_provider(document: JsonDocument, member: JsonMember, value: JsonNode,
             document,
             value,
             findings,
-            f'"{key}" must be an object with a "provider", such as {{"provider": "name"}}, not {_kind(value)}.',
+            f'"{key}" must be an object with a "provider", such as {{"provider": "name"}}, not {kind_phrase(value)}.',
         )
         return
     provider = value.get("provider")
@@ -276,8 +260,8 @@ def _check_provider(document: JsonDocument, member: JsonMember, value: JsonNode,
         )
         return
     node = provider.value
-    if node is not None and (not _is_string(node) or not str(node.value).strip()):
-        shown = "empty" if _is_string(node) else _kind(node)
+    if node is not None and (not is_string(node) or not str(node.value).strip()):
+        shown = "empty" if is_string(node) else kind_phrase(node)
         _invalid(document, node, findings, f'"{key}.provider" must be a provider name (a string), not {shown}.')
 
 
