@@ -55,6 +55,17 @@ SYMLINK_IGNORED = rule(
     file_kind="skill",
 )
 
+UNREADABLE = rule(
+    "discovery/unreadable",
+    Severity.WARNING,
+    "A skill directory, SKILL.md or resource in a root cannot be read, so Clarvis cannot load it.",
+    why="A permission problem, a broken symlink or a SKILL.md that is not a regular file makes the skill vanish "
+    "at run time without an error.",
+    example=".clarvis/skills/deploy/SKILL.md -> ../missing/SKILL.md   (a broken symlink)",
+    fix="Fix the permissions, the symlink or the file type so the file can be read.",
+    file_kind="skill",
+)
+
 
 def name_range(document: SkillDocument | None) -> Range:
     """Where a skill's identity is written: its `name` value, else the first line."""
@@ -133,6 +144,8 @@ def _warning_findings(
                 severity=Severity.ERROR if strict else Severity.WARNING,
                 related=[Related(Path(warning.other), kept_range, "the copy that is kept")],
             )
+        elif warning.kind == "unreadable":
+            findings.add(UNREADABLE.code, Range.point(0, 0), f"{warning.message}: Clarvis cannot load it.")
         elif warning.kind == "symlink-ignored":
             findings.add(
                 SYMLINK_IGNORED.code,

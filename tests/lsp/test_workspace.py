@@ -174,3 +174,9 @@ class TestMultiRoot:
         open_document(client, second)
         assert codes(await diagnostics_for(client, second, until=lambda found: found == [])) == []
         assert codes(await diagnostics_for(client, first, until=lambda found: found == [])) == []
+
+
+async def test_workspace_symbols_include_nested_workspaces(client: LanguageClient, workspace: Path) -> None:
+    nested = write_file(workspace, "packages/app/.clarvis/skills/inner-tool/SKILL.md", SKILL.format(name="inner-tool"))
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="inner"))
+    assert [(symbol.name, symbol.location.uri) for symbol in found] == [("inner-tool", nested.as_uri())]

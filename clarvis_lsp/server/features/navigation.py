@@ -18,6 +18,7 @@ from typing import Any
 from lsprotocol import converters, types
 
 from clarvis_lsp.assist import navigation
+from clarvis_lsp.discovery import find_workspaces
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import WorkspaceEngine
 from clarvis_lsp.server.app import ClarvisServer
@@ -160,7 +161,8 @@ def _flatten(
 
 
 def _engines(server: ClarvisServer) -> list[WorkspaceEngine]:
-    """Every workspace the server knows: one per workspace folder, plus the nested ones documents opened."""
+    """Every workspace in the workspace folders, nested ones included (a monorepo is several workspaces)."""
     for folder in server.folders:
-        server.engine_for(folder)
+        for directory in find_workspaces(folder, home=server.home):
+            server.engine_for(directory / ".clarvis")
     return list(server.engines.values())
