@@ -120,10 +120,10 @@ def check_paths(request: CheckRequest) -> CheckReport:
 
 
 def _ignored_symlink_here(diagnostic: Diagnostic, engine: WorkspaceEngine, targets: list[_Target]) -> bool:
-    """A ``discovery/symlink-ignored`` finding sits on the symlink itself, which is no recognised file (a skill
-    directory, a SKILL.md or a resource that is not followed): report it when the symlink lies in a checked tree
-    and in this engine's workspace (not in a nested one, which reports its own)."""
-    if diagnostic.code != "discovery/symlink-ignored":
+    """``discovery/symlink-ignored`` and ``discovery/unreadable`` sit on a path the walk does not yield (a link
+    that is not followed, a directory, a broken link): report them when that path lies in a checked tree and in
+    this engine's workspace (not in a nested one, which reports its own)."""
+    if diagnostic.code not in ("discovery/symlink-ignored", "discovery/unreadable"):
         return False
     path = diagnostic.path
     if not any(target.absolute == path or target.absolute in path.parents for target in targets):

@@ -16,7 +16,6 @@ from clarvis_lsp import __version__
 from clarvis_lsp.check import CheckReport, CheckRequest, UsageError, check_paths
 from clarvis_lsp.config import RootSpec
 from clarvis_lsp.discovery import SkillRootInput, StartupError
-from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.model import Severity
 from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
 from clarvis_lsp.rules.base import did_you_mean
@@ -181,6 +180,8 @@ def _print_result(report: CheckReport, output_format: str) -> None:
 
 
 def _fix(report: CheckReport, *, write: bool, unsafe: bool) -> int:
+    from clarvis_lsp.fixes import plan_fixes  # only --fix/--diff need it
+
     planned = plan_fixes(report.result.diagnostics, unsafe=unsafe)
     for file_fix in planned:
         display = report.result.display_path(file_fix.path)

@@ -164,6 +164,9 @@ class WorkspaceEngine:
             except OSError:
                 continue
             subdirectories: list[str] = []
+            # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (kinds.py):
+            # elsewhere it is skipped before a stat and a Path are spent on it.
+            in_agents = os.path.basename(directory) == "agents"
             for entry in entries:
                 name = entry.name
                 if patterns:
@@ -176,7 +179,7 @@ class WorkspaceEngine:
                         if name not in SKIPPED_DIRS and entry.path not in skipped:
                             subdirectories.append(entry.path)
                         continue
-                    if name not in CANDIDATE_NAMES and not name.endswith(".md"):
+                    if name not in CANDIDATE_NAMES and not (in_agents and name.endswith(".md")):
                         continue
                     is_file = entry.is_file(follow_symlinks=follow)
                 except OSError:
