@@ -128,6 +128,18 @@ class SkillRegistry:
                 return skill
         return None
 
+    def declaring(self, name: str) -> list[tuple[int, tuple[SkillInfo, ...]]]:
+        """Per root (ascending), every copy of ``name`` it read: the kept one first, then within-root duplicates."""
+        return [(scan.root_index, found) for scan in self._scans if (found := scan.declaring(name))]
+
+    def declared_name(self, path: Path | str) -> str | None:
+        """The name the SKILL.md at ``path`` declares, whether it was loaded or skipped as a duplicate."""
+        for scan, dir_name, skill_md in self._locate(path):
+            entry = scan.dir_scan(dir_name)
+            if entry is not None and entry.skill is not None and str(entry.skill.path) == skill_md:
+                return entry.skill.name
+        return None
+
     def skipped_by_path(self, path: Path | str) -> SkippedSkill | None:
         """Why the SKILL.md at ``path`` was not loaded (within-root duplicate or malformed), if it was skipped."""
         for scan, _dir_name, skill_md in self._locate(path):

@@ -139,6 +139,13 @@ class RootScan:
                 result.append(skill)
         return result
 
+    def declaring(self, name: str) -> tuple[SkillInfo, ...]:
+        """Every copy of ``name`` this root read, the kept one first, then its within-root duplicates.
+
+        Answered from the name index, so an editor asking after one keystroke does not pay for the whole root.
+        """
+        return tuple(_skill_of(self._dirs[dir_name]) for dir_name in self._by_name.get(name, ()))
+
     def is_kept(self, skill: SkillInfo) -> bool:
         return self._kept.get(skill.name) is skill
 

@@ -121,9 +121,31 @@ def check_discovery(registry: SkillRegistry, *, strict: bool, names: Iterable[st
             data={"shadowed": [str(loser.path) for loser in losers]},
         )
         found.extend(findings.items)
-    warnings = registry.warnings if only is None else [w for w in registry.warnings if w.name in only]
-    found.extend(_warning_findings(warnings, registry, strict=strict))
+    if only is None:
+        found.extend(_warning_findings(registry.warnings, registry, strict=strict))
+        return found
+    for name in sorted(only):
+        for _root, group in registry.declaring(name):
+            for duplicate in group[1:]:
+                found.append(_duplicate_finding(duplicate.path, duplicate.document, group[0], strict=strict))
     return found
+
+
+def _duplicate_finding(
+    path: Path, document: SkillDocument | None, kept: SkillInfo | None, *, strict: bool, kept_path: Path | None = None
+) -> Diagnostic:
+    kept_path = kept.path if kept is not None else kept_path
+    assert kept_path is not None
+    findings = Findings(path)
+    findings.add(
+        DUPLICATE_NAME.code,
+        name_range(document),
+        f"{kept_path.parent.name}/ in the same root declares the same name and comes first in "
+        "sorted order: this copy is skipped. Rename one of the two skills.",
+        severity=Severity.ERROR if strict else Severity.WARNING,
+        related=[Related(kept_path, name_range(kept.document if kept else None), "the copy that is kept")],
+    )
+    return findings.items[0]
 
 
 def _warning_findings(
@@ -135,14 +157,10 @@ def _warning_findings(
         if warning.kind == "duplicate" and warning.other is not None:
             kept = registry.by_path(Path(warning.other))
             skipped_document = _skipped_document(registry, Path(warning.path))
-            kept_range = name_range(kept.document if kept else None)
-            findings.add(
-                DUPLICATE_NAME.code,
-                name_range(skipped_document),
-                f"{Path(warning.other).parent.name}/ in the same root declares the same name and comes first in "
-                "sorted order: this copy is skipped. Rename one of the two skills.",
-                severity=Severity.ERROR if strict else Severity.WARNING,
-                related=[Related(Path(warning.other), kept_range, "the copy that is kept")],
+            findings.items.append(
+                _duplicate_finding(
+                    Path(warning.path), skipped_document, kept, strict=strict, kept_path=Path(warning.other)
+                )
             )
         elif warning.kind == "unreadable":
             findings.add(UNREADABLE.code, Range.point(0, 0), f"{warning.message}: Clarvis cannot load it.")
@@ -165,17 +183,10 @@ def _skipped_document(registry: SkillRegistry, path: Path) -> SkillDocument | No
 
 def paths_of_name(registry: SkillRegistry, name: str) -> set[Path]:
     """Every SKILL.md that declares ``name``: loaded copies and within-root duplicates that were skipped."""
-    paths = {copy.path for copy in registry.copies(name)}
-    paths.update(item.path for item in registry.skipped if item.skill is not None and item.skill.name == name)
-    return paths
+    return {skill.path for _root, group in registry.declaring(name) for skill in group}
 
 
 def names_at(registry: SkillRegistry, path: Path) -> set[str]:
     """The skill name declared at ``path`` as the registry knows it (loaded or skipped), if any."""
-    info = registry.by_path(path)
-    if info is not None:
-        return {info.name}
-    skipped = registry.skipped_by_path(path)
-    if skipped is not None and skipped.skill is not None:
-        return {skipped.skill.name}
-    return set()
+    name = registry.declared_name(path)
+    return {name} if name is not None else set()
