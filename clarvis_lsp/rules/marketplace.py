@@ -8,7 +8,6 @@ the key or value concerned, so a mistake in one entry never hides another.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.model import Related, Severity
@@ -16,7 +15,7 @@ from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string
-from clarvis_lsp.rules.jsonshape import opening, report_unknown_field
+from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_fields
 
 ROOT_FIELDS: tuple[str, ...] = ("name", "displayName", "description", "plugins")
 ENTRY_FIELDS: tuple[str, ...] = ("name", "source", "path", "description", "displayName", "homepage", "category")
@@ -109,10 +108,11 @@ def check_marketplace(document: JsonDocument, context: JsonFileContext, findings
         findings.add(
             INVALID_VALUE.code,
             document.node_range(root),
-            f'marketplace.json must be a JSON object such as {{"name": "...", "plugins": []}}, not {_a(_kind(root))}.',
+            'marketplace.json must be a JSON object such as {"name": "...", "plugins": []}, '
+            f"not {kind_phrase(root)}.",
         )
         return
-    _check_unknown_fields(document, root, ROOT_FIELDS, "the marketplace", findings)
+    report_unknown_fields(document, root, ROOT_FIELDS, findings, code=UNKNOWN_FIELD.code, where="the marketplace")
     _check_defaulted(document, root, findings)
     for key in ("name", "displayName", "description"):
         _check_string(document, root, key, "the marketplace", findings, non_empty=key == "name")
@@ -124,7 +124,7 @@ def check_marketplace(document: JsonDocument, context: JsonFileContext, findings
             INVALID_VALUE.code,
             document.node_range(plugins),
             f'"plugins" must be an array of entries such as [{{"name": "...", "source": "https://..."}}], not '
-            f"{_a(_kind(plugins))}.",
+            f"{kind_phrase(plugins)}.",
         )
         return
     first_by_name: dict[str, JsonNode] = {}
@@ -133,31 +133,6 @@ def check_marketplace(document: JsonDocument, context: JsonFileContext, findings
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
-
-
-def _kind(node: JsonNode) -> str:
-    return node.kind if node.kind != "invalid" else "invalid value"
-
-
-def _a(noun: str) -> str:
-    if noun == "null":
-        return "null"
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
-def _check_unknown_fields(
-    document: JsonDocument, node: JsonObject, known: Sequence[str], where: str, findings: Findings
-) -> None:
-    for member in node.members:
-        if member.key not in known:
-            report_unknown_field(
-                document,
-                member,
-                known,
-                findings,
-                code=UNKNOWN_FIELD.code,
-                message=f'Unknown field "{member.key}" in {where}: Clarvis ignores it.',
-            )
 
 
 def _check_defaulted(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
@@ -186,7 +161,7 @@ def _check_string(
         findings.add(
             INVALID_VALUE.code,
             document.node_range(value),
-            f'"{key}" of {where} must be a string, not {_a(_kind(value))}.',
+            f'"{key}" of {where} must be a string, not {kind_phrase(value)}.',
         )
     elif non_empty and not value.value.strip():
         findings.add(
@@ -211,7 +186,7 @@ def _check_entry(
         findings.add(
             ENTRY_OMITTED.code,
             document.node_range(entry),
-            f'Plugin {label} must be an object with "name" and "source", not {_a(_kind(entry))}: Clarvis omits it.',
+            f'Plugin {label} must be an object with "name" and "source", not {kind_phrase(entry)}: Clarvis omits it.',
         )
         return
     name_member = entry.get("name")
@@ -219,7 +194,7 @@ def _check_entry(
     if _usable(name):
         assert name is not None and isinstance(name.value, str)
         label = f'entry "{name.value}"'
-    _check_unknown_fields(document, entry, ENTRY_FIELDS, f"plugin {label}", findings)
+    report_unknown_fields(document, entry, ENTRY_FIELDS, findings, code=UNKNOWN_FIELD.code, where=f"plugin {label}")
     _check_required(document, entry, name_member, "name", label, findings)
     source_member = entry.get("source")
     _check_required(document, entry, source_member, "source", label, findings)
@@ -265,7 +240,7 @@ def _check_required(
     value = member.value
     if value is None or _usable(value):
         return  # a missing value is a json/syntax error
-    what = "empty" if value.kind == "string" else f"{_a(_kind(value))}, not a string"
+    what = "empty" if value.kind == "string" else f"{kind_phrase(value)}, not a string"
     findings.add(
         ENTRY_OMITTED.code,
         document.node_range(value),
@@ -328,7 +303,7 @@ def _check_path(document: JsonDocument, entry: JsonObject, label: str, findings:
             INVALID_VALUE.code,
             document.node_range(node),
             f'"path" of plugin {label} must be a string (the plugin\'s subdirectory in the source), not '
-            f"{_a(_kind(node))}.",
+            f"{kind_phrase(node)}.",
         )
         return
     value = node.value
@@ -357,7 +332,7 @@ def _check_homepage(document: JsonDocument, entry: JsonObject, label: str, findi
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),
-            f'"homepage" of plugin {label} must be a URL string, not {_a(_kind(node))}.',
+            f'"homepage" of plugin {label} must be a URL string, not {kind_phrase(node)}.',
         )
     elif not HTTP_URL.match(node.value):
         findings.add(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 from clarvis_lsp.discovery import SkillRoot, scan_root
@@ -22,7 +21,7 @@ from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hooks_value
 from clarvis_lsp.rules.jsonedit import json_string, rename_key, replace_value
-from clarvis_lsp.rules.jsonshape import opening, report_unknown_field
+from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_fields
 from clarvis_lsp.rules.mcp import check_mcp_servers
 
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
@@ -192,12 +191,12 @@ def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Fin
             INVALID_VALUE.code,
             document.node_range(root),
             f'plugin.json must be a JSON object such as {{"name": "{_directory_name(context)}"}}, '
-            f"not {_a(_kind(root))}.",
+            f"not {kind_phrase(root)}.",
         )
         return
     plugin_dir = context.path.parent
     _check_name(document, root, context, findings)
-    _check_unknown_fields(document, root, KNOWN_FIELDS, "plugin.json", findings)
+    report_unknown_fields(document, root, KNOWN_FIELDS, findings, code=UNKNOWN_FIELD.code, where="plugin.json")
     _check_version(document, root, findings)
     _check_description(document, root, findings)
     _check_author(document, root, findings)
@@ -209,18 +208,6 @@ def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Fin
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
-
-
-def _kind(node: JsonNode) -> str:
-    return {"object": "object", "array": "array", "string": "string", "number": "number", "boolean": "boolean"}.get(
-        node.kind, "null" if node.kind == "null" else "invalid value"
-    )
-
-
-def _a(noun: str) -> str:
-    if noun == "null":
-        return "null"
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _directory_name(context: JsonFileContext) -> str:
@@ -238,21 +225,6 @@ def _members(node: JsonObject) -> list[JsonMember]:
 
 def _is_nonempty_string(node: JsonNode | None) -> bool:
     return node is not None and node.kind == "string" and isinstance(node.value, str) and bool(node.value.strip())
-
-
-def _check_unknown_fields(
-    document: JsonDocument, node: JsonObject, known: Sequence[str], where: str, findings: Findings
-) -> None:
-    for member in node.members:
-        if member.key not in known:
-            report_unknown_field(
-                document,
-                member,
-                known,
-                findings,
-                code=UNKNOWN_FIELD.code,
-                message=f'Unknown field "{member.key}" in {where}: Clarvis ignores it.',
-            )
 
 
 # -- name ------------------------------------------------------------------------------------------------------
@@ -278,7 +250,7 @@ def _check_name(document: JsonDocument, root: JsonObject, context: JsonFileConte
         findings.add(
             INVALID_NAME.code,
             document.node_range(node),
-            f'"name" must be a string, not {_a(_kind(node))}: use a lowercase identifier such as '
+            f'"name" must be a string, not {kind_phrase(node)}: use a lowercase identifier such as '
             f"{json_string(directory if directory_is_valid else 'my-plugin')}.",
         )
         return
@@ -346,7 +318,7 @@ def _check_version(document: JsonDocument, root: JsonObject, findings: Findings)
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),
-            f'"version" must be a semantic version string such as "1.0.0", not {_a(_kind(node))}{hint}.',
+            f'"version" must be a semantic version string such as "1.0.0", not {kind_phrase(node)}{hint}.',
         )
         return
     if not SEMVER_PATTERN.match(node.value):
@@ -367,7 +339,7 @@ def _check_description(document: JsonDocument, root: JsonObject, findings: Findi
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),
-            f'"description" must be a string summarising the plugin, not {_a(_kind(node))}.',
+            f'"description" must be a string summarising the plugin, not {kind_phrase(node)}.',
         )
     elif not _is_nonempty_string(node):
         findings.add(
@@ -407,12 +379,12 @@ def _check_author(document: JsonDocument, root: JsonObject, findings: Findings) 
     findings.add(
         INVALID_VALUE.code,
         document.node_range(node),
-        f'"author" must be a string or {{"name": "..."}}, not {_a(_kind(node))}.',
+        f'"author" must be a string or {{"name": "..."}}, not {kind_phrase(node)}.',
     )
 
 
 def _describe_value(node: JsonNode) -> str:
-    return "an empty string" if node.kind == "string" else _a(_kind(node))
+    return "an empty string" if node.kind == "string" else kind_phrase(node)
 
 
 def _check_mcp_servers(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
@@ -423,7 +395,7 @@ def _check_mcp_servers(document: JsonDocument, root: JsonObject, findings: Findi
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),
-            f'"mcpServers" must be an object mapping server names to servers, not {_a(_kind(node))}.',
+            f'"mcpServers" must be an object mapping server names to servers, not {kind_phrase(node)}.',
         )
         return
     check_mcp_servers(document, node, findings)
@@ -455,7 +427,7 @@ def _check_hooks(
             INVALID_VALUE.code,
             document.node_range(node),
             f'"hooks" must be an array of hooks, a hooks document {{"hooks": [...]}} or a relative path to one, '
-            f"not {_a(_kind(node))}.",
+            f"not {kind_phrase(node)}.",
         )
     hooks_json = plugin_dir / HOOKS_FILE
     if not reads_hooks_json and _is_file(hooks_json):
@@ -625,7 +597,7 @@ def _check_executables(document: JsonDocument, root: JsonObject, findings: Findi
             INVALID_VALUE.code,
             document.node_range(node),
             f'"capabilityExecutables" must be an object mapping a capability (e.g. "memory") to an executable, '
-            f"not {_a(_kind(node))}.",
+            f"not {kind_phrase(node)}.",
         )
         return
     for member in _members(node):
@@ -638,11 +610,16 @@ def _check_executables(document: JsonDocument, root: JsonObject, findings: Findi
                 INVALID_EXECUTABLE.code,
                 document.node_range(executable),
                 f'The executable of capability "{capability}" must be an object with a "command", not '
-                f"{_a(_kind(executable))}.",
+                f"{kind_phrase(executable)}.",
             )
             continue
-        _check_unknown_fields(
-            document, executable, EXECUTABLE_FIELDS, f'the executable of capability "{capability}"', findings
+        report_unknown_fields(
+            document,
+            executable,
+            EXECUTABLE_FIELDS,
+            findings,
+            code=UNKNOWN_FIELD.code,
+            where=f'the executable of capability "{capability}"',
         )
         command = executable.get("command")
         if command is None or command.value is None:
@@ -661,7 +638,7 @@ def _check_executables(document: JsonDocument, root: JsonObject, findings: Findi
                 INVALID_EXECUTABLE.code,
                 document.node_range(platforms),
                 f'"platforms" of capability "{capability}" must be an object mapping a platform (win32, darwin, '
-                f"linux) to overrides, not {_a(_kind(platforms))}.",
+                f"linux) to overrides, not {kind_phrase(platforms)}.",
             )
             continue
         for platform in _members(platforms):
@@ -695,11 +672,16 @@ def _check_platform(document: JsonDocument, platform: JsonMember, capability: st
             INVALID_EXECUTABLE.code,
             document.node_range(override),
             f'The "{platform.key}" override of capability "{capability}" must be an object such as '
-            f'{{"command": "..."}}, not {_a(_kind(override))}.',
+            f'{{"command": "..."}}, not {kind_phrase(override)}.',
         )
         return
-    _check_unknown_fields(
-        document, override, OVERRIDE_FIELDS, f'the "{platform.key}" override of capability "{capability}"', findings
+    report_unknown_fields(
+        document,
+        override,
+        OVERRIDE_FIELDS,
+        findings,
+        code=UNKNOWN_FIELD.code,
+        where=f'the "{platform.key}" override of capability "{capability}"',
     )
     _check_executable_fields(
         document, override, f'the "{platform.key}" override of capability "{capability}"', findings
@@ -722,7 +704,7 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
             findings.add(
                 INVALID_EXECUTABLE.code,
                 document.node_range(args),
-                f'"args" of {where} must be an array of strings, not {_a(_kind(args))}{hint}.',
+                f'"args" of {where} must be an array of strings, not {kind_phrase(args)}{hint}.',
             )
         else:
             for item in args.items:
@@ -730,7 +712,7 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
                     findings.add(
                         INVALID_EXECUTABLE.code,
                         document.node_range(item),
-                        f'Each "args" entry of {where} must be a string, not {_a(_kind(item))}: quote it.',
+                        f'Each "args" entry of {where} must be a string, not {kind_phrase(item)}: quote it.',
                     )
     env = node.value_of("env")
     if env is not None:
@@ -738,7 +720,7 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
             findings.add(
                 INVALID_EXECUTABLE.code,
                 document.node_range(env),
-                f'"env" of {where} must be an object mapping variable names to strings, not {_a(_kind(env))}.',
+                f'"env" of {where} must be an object mapping variable names to strings, not {kind_phrase(env)}.',
             )
         else:
             for variable in _members(env):
@@ -747,7 +729,7 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
                         INVALID_EXECUTABLE.code,
                         document.node_range(variable.value),
                         f'The value of "{variable.key}" in "env" of {where} must be a string, not '
-                        f"{_a(_kind(variable.value))}: quote it.",
+                        f"{kind_phrase(variable.value)}: quote it.",
                     )
     timeout = node.value_of("timeout_ms")
     if timeout is not None:
@@ -757,7 +739,7 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
                 INVALID_EXECUTABLE.code,
                 document.node_range(timeout),
                 f'"timeout_ms" of {where} must be a whole number of milliseconds (default 30000), not '
-                f"{_a(_kind(timeout))}.",
+                f"{kind_phrase(timeout)}.",
             )
         elif (isinstance(value, float) and not value.is_integer()) or value < 1:
             findings.add(
@@ -780,7 +762,7 @@ def _check_run_policies(document: JsonDocument, root: JsonObject, findings: Find
             INVALID_VALUE.code,
             document.node_range(node),
             f'"capabilityRunPolicies" must be an object mapping a Plans skill to "off", "on" or "review", not '
-            f"{_a(_kind(node))}.",
+            f"{kind_phrase(node)}.",
         )
         return
     for member in _members(node):
@@ -796,7 +778,7 @@ def _check_run_policies(document: JsonDocument, root: JsonObject, findings: Find
         else:
             if value.kind == "boolean":
                 suggestion = "on" if value.value else "off"
-            shown = document.text[value.start : value.end] if value.kind != "invalid" else _a(_kind(value))
+            shown = document.text[value.start : value.end] if value.kind != "invalid" else kind_phrase(value)
         fixes = []
         message = f'Run policy {shown} of "{member.key}" is not a policy: use "off", "on" or "review".'
         if suggestion is not None:
