@@ -52,7 +52,3 @@ def file_kind(
         return FileKind.AGENT
     return None
 
-
-def is_workspace_root(directory: Path) -> bool:
-    """A directory holding ``.clarvis/`` or ``.agents/`` (SPEC §2, nearest workspace)."""
-    return (directory / ".clarvis").is_dir() or (directory / ".agents").is_dir()
