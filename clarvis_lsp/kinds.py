@@ -51,4 +51,3 @@ def file_kind(
     ):
         return FileKind.AGENT
     return None
-
