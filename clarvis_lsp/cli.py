@@ -10,16 +10,31 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from clarvis_lsp import __version__
 from clarvis_lsp.check import CheckReport, CheckRequest, UsageError, check_paths
 from clarvis_lsp.config import RootSpec
 from clarvis_lsp.discovery import SkillRootInput, StartupError
+from clarvis_lsp.listing import effective_skills, format_listing
 from clarvis_lsp.model import Severity
 from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
 from clarvis_lsp.rules.base import did_you_mean
 from clarvis_lsp.rules.catalogue import all_rules
+
+
+@dataclass(frozen=True)
+class Transport:
+    """How the server talks to its client: ``stdio``, ``socket``/``pipe`` (connect to a listening client), or
+    ``tcp``/``ws`` (listen for one)."""
+
+    kind: Literal["stdio", "socket", "pipe", "tcp", "ws"]
+    host: str = "127.0.0.1"
+    port: int = 0
+    pipe: str = ""
+
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -67,7 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff, change nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also apply unsafe fixes")
 
-    serve = parser.add_argument_group("server options")
+    serve = parser.add_argument_group("server options (the transport flags language clients pass)")
+    serve.add_argument("--stdio", action="store_true", help="serve over stdio (the default; clients pass it)")
+    serve.add_argument(
+        "--socket", type=int, metavar="PORT", help="connect to a client listening on 127.0.0.1:PORT (client socket)"
+    )
+    serve.add_argument("--pipe", metavar="NAME", help="connect to a client listening on the named pipe NAME")
+    serve.add_argument("--node-ipc", action="store_true", help=argparse.SUPPRESS)
+    serve.add_argument("--clientProcessId", metavar="PID", help=argparse.SUPPRESS)
     serve.add_argument("--tcp", action="store_true", help="serve over TCP instead of stdio")
     serve.add_argument("--ws", action="store_true", help="serve over WebSocket instead of stdio")
     serve.add_argument("--host", default="127.0.0.1", help="host for --tcp/--ws (default 127.0.0.1)")
@@ -91,9 +113,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_check(args)
     if args.paths:
         parser.error("paths are only accepted with --check or --list")
+    transport = _transport(args)
+    if transport is None:
+        return EXIT_USAGE
     from clarvis_lsp.server import serve  # imported here: the headless paths never load pygls
 
-    return serve(tcp=args.tcp, ws=args.ws, host=args.host, port=args.port)
+    return serve(transport)
+
+
+def _transport(args: argparse.Namespace) -> Transport | None:
+    """The transport the flags ask for, or None (after a one-line message) for one this server cannot serve.
+
+    vscode-languageclient appends ``--stdio``, ``--socket=N`` or ``--pipe=NAME`` to the command of an
+    executable server; ``--node-ipc`` needs Node's IPC channel, which a Python process cannot open."""
+    if args.node_ipc:
+        print(
+            "clarvis-lsp: --node-ipc is a Node.js channel; start the server with --stdio, --socket=PORT or "
+            "--pipe=NAME instead",
+            file=sys.stderr,
+        )
+        return None
+    chosen = [
+        name
+        for name, wanted in (
+            ("--stdio", args.stdio),
+            ("--socket", args.socket is not None),
+            ("--pipe", args.pipe is not None),
+            ("--tcp", args.tcp),
+            ("--ws", args.ws),
+        )
+        if wanted
+    ]
+    if len(chosen) > 1:
+        print(f"clarvis-lsp: choose one transport, not {' and '.join(chosen)}", file=sys.stderr)
+        return None
+    if args.socket is not None:
+        return Transport("socket", host="127.0.0.1", port=args.socket)
+    if args.pipe is not None:
+        return Transport("pipe", pipe=args.pipe)
+    if args.tcp:
+        return Transport("tcp", host=args.host, port=args.port)
+    if args.ws:
+        return Transport("ws", host=args.host, port=args.port)
+    return Transport("stdio")
 
 
 def rules_table() -> str:
@@ -195,23 +257,8 @@ def _fix(report: CheckReport, *, write: bool, unsafe: bool) -> int:
 
 
 def _format_list(report: CheckReport) -> str:
-    display = report.result.display_path
-    lines: list[str] = []
-    for engine in report.engines:
-        registry = engine.discovered.registry
-        lines.append(f"# workspace {display(engine.directory)}")
-        for index, root in enumerate(registry.config.roots):
-            lines.append(f"#   root {index}: {root.path} ({root.scope}{'/' + root.source if root.source else ''})")
-        for name in registry.names():
-            winner = registry.winner(name)
-            if winner is None:
-                continue
-            label = f"{winner.scope}{'/' + winner.source if winner.source else ''}"
-            lines.append(f"{name}\t{display(winner.path)}\t{label}")
-            for loser in registry.shadowed(name):
-                loser_label = f"{loser.scope}{'/' + loser.source if loser.source else ''}"
-                lines.append(f"  shadows\t{display(loser.path)}\t{loser_label}")
-    return "\n".join(lines) + "\n"
+    workspaces = [effective_skills(engine.directory, engine.discovered.registry) for engine in report.engines]
+    return format_listing(workspaces, report.result.display_path)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -89,6 +89,11 @@ class WorkspaceEngine:
     # -- discovery ---------------------------------------------------------------------------------------------
 
     @property
+    def is_discovered(self) -> bool:
+        """Whether discovery has run (and not been invalidated since)."""
+        return self._discovered is not None
+
+    @property
     def discovered(self) -> Discovered:
         if self._discovered is None:
             self._discovered = self.discover()

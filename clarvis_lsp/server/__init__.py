@@ -6,8 +6,14 @@ that request alone; the server keeps serving.
 
 from __future__ import annotations
 
+import socket
+from typing import TYPE_CHECKING
+
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features import register_all
+
+if TYPE_CHECKING:
+    from clarvis_lsp.cli import Transport
 
 
 def create_server() -> ClarvisServer:
@@ -16,13 +22,23 @@ def create_server() -> ClarvisServer:
     return server
 
 
-def serve(*, tcp: bool = False, ws: bool = False, host: str = "127.0.0.1", port: int = 2087) -> int:
-    """Serve LSP over stdio (default), TCP or WebSocket until the client exits."""
+def serve(transport: Transport) -> int:
+    """Serve LSP until the client exits: over stdio (default), over a socket or named pipe the client listens on
+    (``--socket=PORT``, ``--pipe=NAME``: the server connects, then speaks stdio's framing over it), or listening
+    on TCP or WebSocket (``--tcp``, ``--ws``)."""
     server = create_server()
-    if tcp:
-        server.start_tcp(host, port)
-    elif ws:
-        server.start_ws(host, port)
+    if transport.kind == "tcp":
+        server.start_tcp(transport.host, transport.port)
+    elif transport.kind == "ws":
+        server.start_ws(transport.host, transport.port)
+    elif transport.kind in ("socket", "pipe"):
+        if transport.kind == "socket":
+            connection = socket.create_connection((transport.host, transport.port))
+        else:
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.connect(transport.pipe)
+        with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
+            server.start_io(reader, writer)
     else:
         server.start_io()
     return 0

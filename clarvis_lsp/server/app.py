@@ -31,6 +31,8 @@ from clarvis_lsp.model import Diagnostic, Position
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 
 LOG = logging.getLogger(__name__)
+EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
+EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
@@ -197,11 +199,16 @@ class ClarvisServer(LanguageServer):
         (renaming one copy of a skill changes the shadowing findings of the others). A change to anything but a
         SKILL.md (settings, plugins, agents) can change any open file's findings, so those are re-checked too."""
         engine = self.engine_for(changed)
+        first_scan = not engine.is_discovered
         try:
+            name_before = None if first_scan else engine.discovered.registry.declared_name(changed)
             affected = engine.update([changed])
+            name_after = engine.discovered.registry.declared_name(changed)
         except StartupError as error:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))
             return
+        # Which copy wins can change with a rename, a new or deleted skill, or settings and plugins.
+        skills_changed = first_scan or changed.name != "SKILL.md" or name_before != name_after
         if changed.name != "SKILL.md":
             affected |= {path for path in [*self.overlay, *self.published] if self.engine_for(path) is engine}
         visible = {path for path in affected if path in self.overlay or path in self.published}
@@ -217,8 +224,10 @@ class ClarvisServer(LanguageServer):
                 self._pull_stale = False  # the client pulls the edited document by itself
         if self._pull_stale:
             self.request_pull_refresh()
-        if any(path != changed and path in self.overlay for path in affected):
-            self.request_code_lens_refresh()  # another open copy's "overrides"/"shadowed by" lens changed
+        if skills_changed:
+            self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
+        if skills_changed or any(path != changed and path in self.overlay for path in affected):
+            self.request_code_lens_refresh()  # an open copy's "overrides"/"shadowed by" lens may have changed
 
     def schedule_refresh(self, path: Path) -> None:
         """Debounce: changes that arrive together (one read from the client) are checked once, right after."""

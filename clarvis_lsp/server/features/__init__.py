@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from clarvis_lsp.server.app import ClarvisServer
-from clarvis_lsp.server.features import actions, completion, diagnostics, hover, navigation, workspace
+from clarvis_lsp.server.features import actions, completion, diagnostics, hover, navigation, skills, workspace
 
-FEATURES = (diagnostics, workspace, actions, navigation, completion, hover)
+FEATURES = (diagnostics, workspace, actions, navigation, completion, hover, skills)
 
 
 def register_all(server: ClarvisServer) -> None:

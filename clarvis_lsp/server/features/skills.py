@@ -1,0 +1,78 @@
+"""The ``clarvis/effectiveSkills`` request: which copy of each skill wins, for an editor's tree view.
+
+The answer is ``clarvis_lsp.listing.effective_skills`` over the same registry the diagnostics use, the very view
+``clarvis-lsp --list`` prints, so the editor and the command line never disagree. Params ``{}`` answer for every
+workspace in the workspace folders (nested ones included); ``{"uri": …}`` for the workspace of that file.
+
+When discovery's answer may have changed (a skill renamed, created or deleted, settings or plugins edited), the
+server sends the notification ``clarvis/effectiveSkillsChanged`` so a client can ask again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clarvis_lsp.discovery import StartupError, find_workspaces
+from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, effective_skills
+from clarvis_lsp.server.app import EFFECTIVE_SKILLS, ClarvisServer, uri_to_path
+
+
+def register(server: ClarvisServer) -> None:
+    @server.feature(EFFECTIVE_SKILLS)
+    @server.guarded
+    def effective(params: Any) -> dict[str, Any]:
+        server.flush()  # answer for the latest buffers
+        uri = _param(params, "uri")
+        engines = []
+        if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
+            engines.append(server.engine_for(path))
+        else:
+            for folder in server.folders:
+                for directory in find_workspaces(folder, home=server.home):
+                    engines.append(server.engine_for(directory / ".clarvis"))
+        workspaces: list[dict[str, Any]] = []
+        for engine in engines:
+            try:
+                registry = engine.discovered.registry
+            except StartupError:
+                continue  # reported on the configuration file already
+            workspaces.append(_workspace_json(effective_skills(engine.directory, registry)))
+        return {"workspaces": workspaces}
+
+
+def _param(params: Any, name: str) -> object:
+    """A field of the request's params, whether pygls gave a mapping or an attribute object."""
+    if isinstance(params, dict):
+        return params.get(name)
+    return getattr(params, name, None)
+
+
+def _workspace_json(workspace: WorkspaceSkills) -> dict[str, Any]:
+    return {
+        "directory": str(workspace.directory),
+        "uri": workspace.directory.as_uri(),
+        "roots": [
+            {"index": index, "path": root.path, "scope": root.scope, "source": root.source}
+            for index, root in enumerate(workspace.roots)
+        ],
+        "skills": [
+            {
+                "name": skill.name,
+                "winner": _copy_json(skill.winner),
+                "shadowed": [_copy_json(copy) for copy in skill.shadowed],
+            }
+            for skill in workspace.skills
+        ],
+    }
+
+
+def _copy_json(copy: SkillCopy) -> dict[str, Any]:
+    return {
+        "name": copy.name,
+        "path": str(copy.path),
+        "uri": copy.path.as_uri(),
+        "scope": copy.scope,
+        "source": copy.source,
+        "rootIndex": copy.root_index,
+        "rootPath": copy.root_path,
+    }

@@ -1,0 +1,84 @@
+"""``clarvis/effectiveSkills``: the editor's view of which copy wins is ``--list``'s, through the protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsp_support import open_document, write_file
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+
+async def effective(client: LanguageClient, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    result: Any = await client.protocol.send_request_async("clarvis/effectiveSkills", params or {})
+    # pygls hands custom results back as attribute objects; the wire form is what a client sees.
+    return _plain(result)
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+async def test_winner_and_shadowed_copies_in_precedence_order(client: LanguageClient, workspace: Path) -> None:
+    answer = await effective(client)
+    [found] = answer["workspaces"]
+    assert found["directory"] == str(workspace)
+    assert [root["source"] for root in found["roots"]] == ["agents", "clarvis"]
+    [review] = found["skills"]
+    assert review["name"] == "review"
+    assert review["winner"]["path"] == str(workspace / ".clarvis/skills/review/SKILL.md")
+    assert review["winner"]["uri"] == (workspace / ".clarvis/skills/review/SKILL.md").as_uri()
+    assert [copy["path"] for copy in review["shadowed"]] == [str(workspace / ".agents/skills/review/SKILL.md")]
+    assert review["shadowed"][0]["scope"] == "workspace" and review["shadowed"][0]["rootIndex"] == 0
+
+
+async def test_answer_is_what_list_prints(client: LanguageClient, workspace: Path, home: Path) -> None:
+    write_file(workspace, ".clarvis/skills/notes/SKILL.md", "---\nname: notes\ndescription: Notes.\n---\n")
+    answer = await effective(client, {"uri": (workspace / ".clarvis/skills/notes/SKILL.md").as_uri()})
+    listed = subprocess.run(
+        [sys.executable, "-m", "clarvis_lsp", "--list", str(workspace), "--no-user", "--home", str(home)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rows = [line.split("\t") for line in listed.splitlines() if not line.startswith("#")]
+    from_server: list[list[str]] = []
+    for skill in answer["workspaces"][0]["skills"]:
+        winner = skill["winner"]
+        from_server.append([skill["name"], winner["path"], f"{winner['scope']}/{winner['source']}"])
+        from_server += [["  shadows", copy["path"], f"{copy['scope']}/{copy['source']}"] for copy in skill["shadowed"]]
+    assert from_server == rows
+
+
+async def test_a_rename_in_a_buffer_tells_the_client_to_ask_again(client: LanguageClient, workspace: Path) -> None:
+    changed: asyncio.Queue[object] = asyncio.Queue()
+
+    @client.feature("clarvis/effectiveSkillsChanged")
+    def effective_skills_changed(*params: object) -> None:  # pygls passes the client first for custom methods
+        changed.put_nowait(params[-1])
+
+    winner = workspace / ".clarvis/skills/review/SKILL.md"
+    open_document(client, winner)
+    await asyncio.wait_for(changed.get(), 10)  # the first scan
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=winner.as_uri(), version=2),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(text="---\nname: audit\ndescription: d\n---\n")
+            ],
+        )
+    )
+    await asyncio.wait_for(changed.get(), 10)
+    names = {skill["name"]: skill for skill in (await effective(client))["workspaces"][0]["skills"]}
+    assert set(names) == {"audit", "review"}
+    assert names["review"]["shadowed"] == []  # the unsaved rename already counts
