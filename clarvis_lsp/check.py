@@ -76,6 +76,8 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 explicit_roots=request.explicit_roots,
                 nested=nested,
                 validate_workspace=request.workspace is not None,
+                select=request.select,
+                ignore=request.ignore,
             )
             engines[directory] = engine
         return engine

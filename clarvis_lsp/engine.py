@@ -35,29 +35,21 @@ from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.kinds import FileKind, file_kind
-from clarvis_lsp.model import Diagnostic
+from clarvis_lsp.model import Diagnostic, Position, Range
+from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.discovery import check_discovery, names_at, paths_of_name
 from clarvis_lsp.rules.file import check_encoding
-from clarvis_lsp.rules.hooks import check_hooks_file, check_run_limit
-from clarvis_lsp.rules.json import check_json_syntax
-from clarvis_lsp.rules.marketplace import check_marketplace
-from clarvis_lsp.rules.plugin import check_plugin
-from clarvis_lsp.rules.settings import check_settings
-from clarvis_lsp.rules.skill import SkillContext, check_skill
+from clarvis_lsp.rules.hooks import check_run_limit
+from clarvis_lsp.rules.runner import collect_isolated, run_rules
+from clarvis_lsp.rules.skill import SkillContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
 
 # File names that can be a recognised kind (agents are any ``*.md`` under an agents directory).
 CANDIDATE_NAMES = frozenset({"SKILL.md", "settings.json", "plugin.json", "hooks.json", "marketplace.json"})
-
-JSON_CHECKS = {
-    FileKind.SETTINGS: check_settings,
-    FileKind.PLUGIN: check_plugin,
-    FileKind.HOOKS: check_hooks_file,
-    FileKind.MARKETPLACE: check_marketplace,
-}
 
 
 @dataclass
@@ -83,6 +75,8 @@ class WorkspaceEngine:
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
     nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
     validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)
+    select: tuple[str, ...] = ()  # --select: only these codes or families run
+    ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
     _discovered: Discovered | None = None
     _cross: dict[Path, list[Diagnostic]] | None = None
 
@@ -236,18 +230,23 @@ class WorkspaceEngine:
             if parsed is None:
                 return []
             document, findings = parsed
-            check_skill(document, SkillContext(agents=self.discovered.agents), findings)
+            context = SkillContext(agents=self.discovered.agents)
+            frontmatter_ok = document.frontmatter_ok
+            run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
             return findings.items
-        if kind in JSON_CHECKS:
+        steps = runner.JSON_RULES.get(kind) if kind is not None else None
+        if steps:
             read = self.read(path)
             if read is None:
                 return []
             text, findings = read
-            json_document = parse_json(text)
-            check_json_syntax(json_document, findings)
-            JSON_CHECKS[kind](json_document, self.json_context(path), findings)
+            run_rules(steps, parse_json(text), self.json_context(path), findings, self.is_enabled)
             return findings.items
         return []
+
+    def is_enabled(self, code: str) -> bool:
+        """Whether ``code`` is reported at all: not ``off`` in configuration, and kept by ``--select``/``--ignore``."""
+        return bool(apply_rule_settings([_probe(code)], self.config, select=self.select, ignore=self.ignore))
 
     def json_context(self, path: Path) -> JsonFileContext:
         found = self.discovered
@@ -270,12 +269,18 @@ class WorkspaceEngine:
     def cross_by_path(self) -> dict[Path, list[Diagnostic]]:
         """The cross-file findings by file, computed once and then kept up to date by ``update``."""
         if self._cross is None:
-            found = check_discovery(self.discovered.registry, strict=self.config.strict)
+            settings = self.directory / ".clarvis" / "settings.json"
+            registry = self.discovered.registry
+            found = collect_isolated(
+                "discovery", self.directory, lambda: check_discovery(registry, strict=self.config.strict)
+            )
             found.extend(
-                check_run_limit(
-                    self.json_context(self.directory / ".clarvis" / "settings.json"),
-                    include_user=self.config.include_user,
-                    read_text=self.read_text,
+                collect_isolated(
+                    "hooks/run-limit",
+                    settings,
+                    lambda: check_run_limit(
+                        self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
+                    ),
                 )
             )
             by_path: dict[Path, list[Diagnostic]] = {}
@@ -318,7 +323,10 @@ class WorkspaceEngine:
                 cross[path] = kept
             else:
                 cross.pop(path, None)
-        for diagnostic in check_discovery(refreshed, strict=self.config.strict, names=names):
+        rechecked = collect_isolated(
+            "discovery", self.directory, lambda: check_discovery(refreshed, strict=self.config.strict, names=names)
+        )
+        for diagnostic in rechecked:
             cross.setdefault(diagnostic.path, []).append(diagnostic)
         return affected | paths
 
@@ -370,6 +378,12 @@ def apply_rule_settings(
             )
         kept.append(diagnostic)
     return kept
+
+
+def _probe(code: str) -> Diagnostic:
+    """A stand-in finding of ``code``, to ask ``apply_rule_settings`` whether the code would be reported."""
+    start = Position(0, 0)
+    return Diagnostic(Path(), Range(start, start), RULES[code].severity, code, "")
 
 
 def _code_matches(code: str, pattern: str) -> bool:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity
 from clarvis_lsp.rules.catalogue import RULES
+
+Document = TypeVar("Document")
+Context = TypeVar("Context")
 
 
 class Findings:
@@ -42,6 +47,17 @@ class Findings:
                 data=data or {},
             )
         )
+
+
+@dataclass(frozen=True)
+class RuleStep(Generic[Document, Context]):
+    """One entry of a rule table (``clarvis_lsp.rules.runner``): its name (named by ``internal/rule-failed``), the
+    codes it may report (it is skipped when none is enabled), and the check itself."""
+
+    name: str
+    codes: tuple[str, ...]
+    check: Callable[[Document, Context, Findings], None]
+    needs_frontmatter: bool = False  # SKILL.md: run only when the frontmatter parsed as a mapping
 
 
 def _normalise(name: str) -> str:

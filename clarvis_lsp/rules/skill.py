@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -18,7 +18,7 @@ import yaml
 
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument
 from clarvis_lsp.model import Fix, Position, Range, Related, Severity, TextEdit
-from clarvis_lsp.rules.base import Findings, closest, did_you_mean
+from clarvis_lsp.rules.base import Findings, RuleStep, closest, did_you_mean
 from clarvis_lsp.rules.catalogue import rule
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9._-]+\Z")
@@ -159,19 +159,11 @@ class SkillContext:
 
 
 def check_skill(document: SkillDocument, context: SkillContext, findings: Findings) -> None:
-    """Run every ``skill/*`` rule on one parsed SKILL.md."""
-    _check_structure(document, findings)
-    if not document.frontmatter_ok:
-        _check_links(document, findings)
-        return
-    _check_duplicate_keys(document, findings)
-    _check_name(document, findings)
-    _check_description(document, findings)
-    _check_unknown_fields(document, findings)
-    _check_field_types(document, findings)
-    _check_tools_alias(document, findings)
-    _check_agent(document, context, findings)
-    _check_links(document, findings)
+    """Run every ``skill/*`` rule on one parsed SKILL.md, unguarded (the engine runs ``RULE_STEPS`` through the
+    rule runner instead, each step isolated from the others)."""
+    for step in RULE_STEPS:
+        if document.frontmatter_ok or not step.needs_frontmatter:
+            step.check(document, context, findings)
 
 
 def _newline(document: SkillDocument) -> str:
@@ -610,3 +602,33 @@ def _check_link_target(
             f'{kind} "{target}" points to no file: create {Path(resolved).relative_to(directory).as_posix()} '
             "in the skill directory or correct the link.",
         )
+
+
+def _without_context(
+    check: Callable[[SkillDocument, Findings], None],
+) -> Callable[[SkillDocument, SkillContext, Findings], None]:
+    return lambda document, _context, findings: check(document, findings)
+
+
+# The order the rules run in; the structure and link rules also run on a file whose frontmatter did not parse.
+RULE_STEPS: tuple[RuleStep[SkillDocument, SkillContext], ...] = (
+    RuleStep("skill/structure", (NO_FRONTMATTER.code, INVALID_YAML.code), _without_context(_check_structure)),
+    RuleStep("skill/duplicate-key", (DUPLICATE_KEY.code,), _without_context(_check_duplicate_keys), True),
+    RuleStep(
+        "skill/name",
+        (MISSING_NAME.code, INVALID_NAME.code, NAME_DIRECTORY_MISMATCH.code),
+        _without_context(_check_name),
+        True,
+    ),
+    RuleStep("skill/description", (MISSING_DESCRIPTION.code,), _without_context(_check_description), True),
+    RuleStep("skill/unknown-field", (UNKNOWN_FIELD.code,), _without_context(_check_unknown_fields), True),
+    RuleStep("skill/field-types", (INVALID_FIELD_TYPE.code,), _without_context(_check_field_types), True),
+    RuleStep("skill/tools-alias", (TOOLS_ALIAS_CONFLICT.code,), _without_context(_check_tools_alias), True),
+    RuleStep(
+        "skill/agent",
+        (UNKNOWN_AGENT.code,),
+        lambda document, context, found: _check_agent(document, context, found),
+        True,
+    ),
+    RuleStep("skill/links", (BROKEN_LINK.code,), _without_context(_check_links)),
+)

@@ -1,0 +1,104 @@
+"""The rule runner: an explicit table of the rules each file kind runs, each run on its own.
+
+A rule is a function over a parsed document and its context that adds findings. The runner
+
+- skips a rule none of whose codes is enabled (a code switched ``off`` in configuration, or left out by
+  ``--select``/``--ignore``, costs nothing);
+- runs each rule against its own ``Findings``, so an exception loses only that rule's findings: it becomes one
+  ``internal/rule-failed`` finding on the file, is logged, and every other rule still reports.
+
+The tables are plain data read at call time, so the order of the checks is visible here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from clarvis_lsp.documents.jsondoc import JsonDocument
+from clarvis_lsp.documents.skill import SkillDocument
+from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.model import Diagnostic, Position, Range
+from clarvis_lsp.rules import hooks, json, marketplace, plugin, settings, skill
+from clarvis_lsp.rules.base import Findings, RuleStep
+from clarvis_lsp.rules.catalogue import RULES
+from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.internal import RULE_FAILED
+
+LOG = logging.getLogger(__name__)
+
+Document = TypeVar("Document")
+Context = TypeVar("Context")
+Enabled = Callable[[str], bool]
+
+
+def family_codes(*families: str) -> tuple[str, ...]:
+    """Every declared code of the given families (``settings`` → ``settings/unknown-field``, …)."""
+    return tuple(sorted(code for code in RULES if code.split("/", 1)[0] in families))
+
+
+SKILL_RULES: tuple[RuleStep[SkillDocument, skill.SkillContext], ...] = skill.RULE_STEPS
+
+JSON_SYNTAX: RuleStep[JsonDocument, JsonFileContext] = RuleStep(
+    "json", family_codes("json"), lambda document, _context, findings: json.check_json_syntax(document, findings)
+)
+JSON_RULES: dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext], ...]] = {
+    FileKind.SETTINGS: (
+        JSON_SYNTAX,
+        RuleStep("settings", family_codes("settings", "hooks", "mcp"), settings.check_settings),
+    ),
+    FileKind.PLUGIN: (JSON_SYNTAX, RuleStep("plugin", family_codes("plugin", "hooks", "mcp"), plugin.check_plugin)),
+    FileKind.HOOKS: (JSON_SYNTAX, RuleStep("hooks", family_codes("hooks"), hooks.check_hooks_file)),
+    FileKind.MARKETPLACE: (
+        JSON_SYNTAX,
+        RuleStep("marketplace", family_codes("marketplace"), marketplace.check_marketplace),
+    ),
+}
+
+
+def run_rules(
+    steps: Sequence[RuleStep[Document, Context]],
+    document: Document,
+    context: Context,
+    findings: Findings,
+    enabled: Enabled,
+    *,
+    frontmatter_ok: bool = True,
+) -> None:
+    """Run every step whose codes are enabled into ``findings``, each isolated from the others."""
+    for step in steps:
+        if step.needs_frontmatter and not frontmatter_ok:
+            continue
+        if not any(enabled(code) for code in step.codes):
+            continue
+        run_isolated(step.name, functools.partial(step.check, document, context), findings)
+
+
+def run_isolated(name: str, check: Callable[[Findings], None], findings: Findings) -> None:
+    """Run one rule into its own findings; on an exception, report ``internal/rule-failed`` instead of them."""
+    own = Findings(findings.path)
+    try:
+        check(own)
+    except Exception as error:  # a rule's bug must not take the file's other findings with it
+        LOG.error("rule %s failed on %s:\n%s", name, findings.path, traceback.format_exc())
+        start = Position(0, 0)
+        findings.add(
+            RULE_FAILED.code,
+            Range(start, start),
+            f"The {name} rule failed on this file ({type(error).__name__}: {error}); its findings are missing, "
+            "the other rules' stand. Please report this as a bug with the file.",
+            data={"rule": name},
+        )
+        return
+    findings.items.extend(own.items)
+
+
+def collect_isolated(name: str, path: Path, produce: Callable[[], Iterable[Diagnostic]]) -> list[Diagnostic]:
+    """A cross-file rule's findings, or ``internal/rule-failed`` on ``path`` when it raises."""
+    findings = Findings(path)
+    run_isolated(name, lambda own: own.items.extend(produce()), findings)
+    return findings.items
