@@ -9,7 +9,7 @@ their own findings are not printed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from clarvis_lsp.config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.discovery import SkillRootInput, find_workspaces, nearest_workspace
 from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
 from clarvis_lsp.model import CheckResult, Diagnostic
+from clarvis_lsp.rules.internal import RULE_FAILED
 
 
 class UsageError(Exception):
@@ -103,22 +104,62 @@ def check_paths(request: CheckRequest) -> CheckReport:
 
     diagnostics: list[Diagnostic] = []
     for engine in engines.values():
-        wanted = {path for path, owner in files.items() if owner is engine}
-        found_here = [*engine.cross_file()]
-        for path in sorted(wanted):
-            found_here.extend(engine.check_file(path))
-        kept = [
+        wanted = sorted(path for path, owner in files.items() if owner is engine)
+        for findings_of_file in file_findings(engine, wanted).values():
+            diagnostics.extend(findings_of_file)
+        checked = set(wanted)
+        elsewhere = [
             diagnostic
-            for diagnostic in found_here
-            if diagnostic.path in wanted or _ignored_symlink_here(diagnostic, engine, targets)
+            for path, cross in engine.cross_by_path().items()
+            if path not in checked
+            for diagnostic in cross
+            if diagnostic.code == RULE_FAILED.code or _ignored_symlink_here(diagnostic, engine, targets)
         ]
-        diagnostics.extend(apply_rule_settings(kept, engine.config, select=request.select, ignore=request.ignore))
+        diagnostics.extend(apply_rule_settings(elsewhere, engine.config, select=engine.select, ignore=engine.ignore))
     for load in loads:
         diagnostics.extend(load.diagnostics)
     diagnostics.sort(key=Diagnostic.sort_key)
     display = _display_function(targets)
     result = CheckResult(files_checked=len(files), diagnostics=diagnostics, display_path=display)
     return CheckReport(result, loads, list(engines.values()))
+
+
+def file_findings(engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
+    """Each file's findings as both front ends report them: its own rules' plus the cross-file findings that concern
+    it, at the configured severities, without the codes switched off or left out by ``--select``/``--ignore``,
+    sorted by position. The one place that assembles findings: ``--check`` and the language server both call it."""
+    cross = engine.cross_by_path()
+    found: dict[Path, list[Diagnostic]] = {}
+    for path in paths:
+        items = [*cross.get(path, []), *engine.check_file(path)]
+        kept = apply_rule_settings(items, engine.config, select=engine.select, ignore=engine.ignore)
+        found[path] = sorted(kept, key=Diagnostic.sort_key)
+    return found
+
+
+def check_text(
+    path: Path,
+    text: str,
+    *,
+    home: Path,
+    overrides: Mapping[str, object] | None = None,
+    open_buffers: Mapping[Path, str] | None = None,
+    ceiling: Path | None = None,
+) -> list[Diagnostic]:
+    """The findings of one buffer as an editor holds it (``text``, unsaved), in the workspace nearest to ``path``,
+    with the project configuration found there under ``overrides``. ``open_buffers`` are other unsaved files that
+    override the disk, for discovery too. The workspace is looked for up to ``ceiling`` (default: the file
+    system's root), as the editor looks up to its workspace folder."""
+    path = Path(os.path.abspath(path))
+    directory = nearest_workspace(path, ceiling or Path(path.anchor))
+    load = load_project_config(directory)
+    engine = WorkspaceEngine(
+        directory=directory,
+        config=layered(load.config, overrides or {}),
+        home=home,
+        overlay={**(open_buffers or {}), path: text},
+    )
+    return file_findings(engine, [path])[path]
 
 
 def _ignored_symlink_here(diagnostic: Diagnostic, engine: WorkspaceEngine, targets: list[_Target]) -> bool:

@@ -22,10 +22,11 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from clarvis_lsp import __version__
+from clarvis_lsp.check import file_findings
 from clarvis_lsp.config import ProjectConfig, config_from_mapping, layered, load_project_config
 from clarvis_lsp.discovery import StartupError, nearest_workspace
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
+from clarvis_lsp.engine import WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
 from clarvis_lsp.model import Diagnostic, Position
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
@@ -182,17 +183,12 @@ class ClarvisServer(LanguageServer):
             return LineIndex("")
 
     def findings_for(self, engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
-        """Own and cross-file findings for ``paths`` (files of ``engine``), with configured severities."""
-        found: dict[Path, list[Diagnostic]] = {}
+        """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does."""
         try:
-            cross = engine.cross_by_path()
+            return file_findings(engine, paths)
         except StartupError as error:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))
-            cross = {}
-        for path in paths:
-            items = [*cross.get(path, []), *engine.check_file(path)]
-            found[path] = sorted(apply_rule_settings(items, engine.config), key=Diagnostic.sort_key)
-        return found
+            return {path: engine.check_file(path) for path in paths}
 
     def refresh(self, changed: Path) -> None:
         """Re-check after ``changed`` changed: the file itself, and every file whose cross-file findings changed
