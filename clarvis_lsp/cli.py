@@ -19,6 +19,7 @@ from clarvis_lsp.check import CheckReport, CheckRequest, UsageError, check_paths
 from clarvis_lsp.config import RootSpec
 from clarvis_lsp.discovery import SkillRootInput, StartupError
 from clarvis_lsp.listing import effective_skills, format_listing
+from clarvis_lsp.memory import bulk_allocation
 from clarvis_lsp.model import Severity
 from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
 from clarvis_lsp.rules.base import did_you_mean
@@ -206,7 +207,8 @@ def _run_check(args: argparse.Namespace) -> int:
         print(f"clarvis-lsp: Workspace {kind}: {os.path.abspath(args.workspace)}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = check_paths(request)
+        with bulk_allocation():  # a check is one scan, then the process exits
+            report = check_paths(request)
         if args.list:
             print(_format_list(report), end="")
             return EXIT_USAGE if report.config_failed else EXIT_OK

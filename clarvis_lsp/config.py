@@ -17,7 +17,6 @@ This module must not import pygls or lsprotocol: the ``--check`` path loads it a
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
 import re
 import sys
@@ -80,16 +79,11 @@ def known_codes() -> frozenset[str]:
 
 
 def _suggest(word: str, candidates: Iterable[str]) -> str | None:
-    """The candidate ``word`` most likely misspells, comparing case- and separator-insensitively."""
+    """The candidate ``word`` most likely misspells (the rules' "did you mean", a little more lenient: a
+    configuration key is short and a wrong guess costs nothing)."""
+    from clarvis_lsp.rules.base import closest
 
-    def norm(text: str) -> str:
-        return re.sub(r"[-_\s]", "", text.lower())
-
-    by_norm: dict[str, str] = {}
-    for candidate in candidates:
-        by_norm.setdefault(norm(candidate), candidate)
-    matches = difflib.get_close_matches(norm(word), list(by_norm), n=1, cutoff=0.6)
-    return by_norm[matches[0]] if matches else None
+    return closest(word, list(candidates), cutoff=0.6)
 
 
 def _check_rule_key(code: str) -> str:

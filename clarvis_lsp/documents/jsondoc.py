@@ -26,7 +26,6 @@ up to there.
 from __future__ import annotations
 
 import bisect
-import gc
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -1077,15 +1076,7 @@ class _Parser:
 def parse_json(text: str) -> JsonDocument:
     """Parse ``text`` (BOM already stripped) into a position-keeping tree. Never raises."""
     parser = _Parser(text)
-    # The tree is many small objects allocated at once and none is garbage until the document is dropped:
-    # pausing the cyclic collector meanwhile halves the time on large files (it runs again afterwards).
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        parser.run()
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    parser.run()
     errors = sorted(parser.errors[:MAX_ERRORS], key=lambda error: (error.start, error.end))
     errors.extend(parser.errors[MAX_ERRORS:])  # the "too many errors" note stays last
     return JsonDocument(text, LineIndex(text), parser.root, errors, parser.duplicates)

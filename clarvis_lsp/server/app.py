@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import os
 import traceback
 from collections.abc import Callable, Iterable
@@ -28,10 +27,10 @@ from clarvis_lsp.discovery import StartupError, nearest_workspace
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.engine import WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.memory import bulk_allocation, paused_collector
 from clarvis_lsp.model import Diagnostic, Position
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 
-LOG = logging.getLogger(__name__)
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -198,7 +197,10 @@ class ClarvisServer(LanguageServer):
         first_scan = not engine.is_discovered
         try:
             name_before = None if first_scan else engine.discovered.registry.declared_name(changed)
-            affected = engine.update([changed])
+            with bulk_allocation() if first_scan else paused_collector():
+                affected = engine.update([changed])
+                if first_scan:
+                    engine.cross_by_path()  # the workspace's cross-file findings, built while the collector waits
             name_after = engine.discovered.registry.declared_name(changed)
         except StartupError as error:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))

@@ -57,10 +57,6 @@ def from_client_position(position: types.Position, lines: LineIndex, encoding: s
     return Position(position.line, len(line_text))
 
 
-def from_client_range(range_: types.Range, lines: LineIndex, encoding: str) -> Range:
-    return Range(from_client_position(range_.start, lines, encoding), from_client_position(range_.end, lines, encoding))
-
-
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
