@@ -1,4 +1,4 @@
-"""The pygls 2 language server: each LSP method registered once here, fanning out to the engine.
+"""The pygls 2 language server: each LSP method registered once (``methods.py``), fanning out to the engine.
 
 An exception inside one handler is logged to the client (``window/logMessage``) and answered as an error for
 that request alone; the server keeps serving.
@@ -10,7 +10,7 @@ import socket
 from typing import TYPE_CHECKING
 
 from clarvis_lsp.server.app import ClarvisServer
-from clarvis_lsp.server.features import register_all
+from clarvis_lsp.server.methods import register_all
 
 if TYPE_CHECKING:
     from clarvis_lsp.cli import Transport

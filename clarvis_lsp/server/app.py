@@ -84,17 +84,32 @@ class ClarvisServer(LanguageServer):
     def guarded(self, handler: Handler) -> Handler:
         """Log a feature's exception to the client and re-raise it as that request's error alone."""
 
+        def report() -> None:
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Error,
+                    message=f"clarvis-lsp: {handler.__name__} failed:\n{traceback.format_exc()}",
+                )
+            )
+
+        if asyncio.iscoroutinefunction(handler):
+
+            @functools.wraps(handler)
+            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await handler(*args, **kwargs)
+                except Exception:
+                    report()
+                    raise
+
+            return async_wrapper  # type: ignore[return-value]
+
         @functools.wraps(handler)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
                 return handler(*args, **kwargs)
             except Exception:
-                self.window_log_message(
-                    types.LogMessageParams(
-                        type=types.MessageType.Error,
-                        message=f"clarvis-lsp: {handler.__name__} failed:\n{traceback.format_exc()}",
-                    )
-                )
+                report()
                 raise
 
         return wrapper  # type: ignore[return-value]

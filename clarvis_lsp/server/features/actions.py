@@ -15,31 +15,27 @@ from clarvis_lsp.model import Position, Range
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 from clarvis_lsp.server.convert import to_client_range
 
+OPTIONS = types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix], resolve_provider=False)
 
-def register(server: ClarvisServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix], resolve_provider=False),
-    )
-    @server.guarded
-    def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
-        actions: list[types.CodeAction] = []
-        for diagnostic in params.context.diagnostics:
-            data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-            for fix in data.get("fixes", []):
-                edit = _workspace_edit(server, fix)
-                if edit is None:
-                    continue
-                actions.append(
-                    types.CodeAction(
-                        title=str(fix.get("title", "Fix")),
-                        kind=types.CodeActionKind.QuickFix,
-                        diagnostics=[diagnostic],
-                        edit=edit,
-                        is_preferred=bool(fix.get("safe")) or None,
-                    )
+
+def code_action(server: ClarvisServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    actions: list[types.CodeAction] = []
+    for diagnostic in params.context.diagnostics:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        for fix in data.get("fixes", []):
+            edit = _workspace_edit(server, fix)
+            if edit is None:
+                continue
+            actions.append(
+                types.CodeAction(
+                    title=str(fix.get("title", "Fix")),
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    edit=edit,
+                    is_preferred=bool(fix.get("safe")) or None,
                 )
-        return actions
+            )
+    return actions
 
 
 def _workspace_edit(server: ClarvisServer, fix: dict[str, Any]) -> types.WorkspaceEdit | None:

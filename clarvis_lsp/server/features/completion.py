@@ -28,33 +28,30 @@ _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
 }
 
 
-def register(server: ClarvisServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False),
+OPTIONS = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False)
+
+
+def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:
+    snapshot = server.snapshot(params.text_document.uri)
+    if snapshot is None or snapshot.kind is None:
+        return None
+    trigger = None
+    context = params.context
+    if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
+        trigger = context.trigger_character
+    candidates = complete(
+        snapshot.text,
+        snapshot.kind,
+        snapshot.position(params.position, server.encoding),
+        discovered_or_none(snapshot.engine),
+        path=snapshot.path,
+        snippets=snippet_support(server),
+        trigger=trigger,
+        lines=snapshot.lines,
     )
-    @server.guarded
-    def completion(params: types.CompletionParams) -> types.CompletionList | None:
-        snapshot = server.snapshot(params.text_document.uri)
-        if snapshot is None or snapshot.kind is None:
-            return None
-        trigger = None
-        context = params.context
-        if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
-            trigger = context.trigger_character
-        candidates = complete(
-            snapshot.text,
-            snapshot.kind,
-            snapshot.position(params.position, server.encoding),
-            discovered_or_none(snapshot.engine),
-            path=snapshot.path,
-            snippets=snippet_support(server),
-            trigger=trigger,
-            lines=snapshot.lines,
-        )
-        markdown = markdown_documentation(server)
-        items = [to_item(candidate, snapshot.lines, server.encoding, markdown) for candidate in candidates]
-        return types.CompletionList(is_incomplete=False, items=items)
+    markdown = markdown_documentation(server)
+    items = [to_item(candidate, snapshot.lines, server.encoding, markdown) for candidate in candidates]
+    return types.CompletionList(is_incomplete=False, items=items)
 
 
 def discovered_or_none(engine: WorkspaceEngine) -> Discovered | None:

@@ -15,27 +15,24 @@ from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.completion import discovered_or_none
 
 
-def register(server: ClarvisServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @server.guarded
-    def hover(params: types.HoverParams) -> types.Hover | None:
-        snapshot = server.snapshot(params.text_document.uri)
-        if snapshot is None or snapshot.kind is None:
-            return None
-        info = assist_hover(
-            snapshot.text,
-            snapshot.kind,
-            snapshot.position(params.position, server.encoding),
-            discovered_or_none(snapshot.engine),
-            path=snapshot.path,
-            lines=snapshot.lines,
-        )
-        if info is None:
-            return None
-        return types.Hover(
-            contents=types.MarkupContent(kind=_markup_kind(server), value=info.markdown),
-            range=to_client_range(info.range, snapshot.lines, server.encoding),
-        )
+def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
+    snapshot = server.snapshot(params.text_document.uri)
+    if snapshot is None or snapshot.kind is None:
+        return None
+    info = assist_hover(
+        snapshot.text,
+        snapshot.kind,
+        snapshot.position(params.position, server.encoding),
+        discovered_or_none(snapshot.engine),
+        path=snapshot.path,
+        lines=snapshot.lines,
+    )
+    if info is None:
+        return None
+    return types.Hover(
+        contents=types.MarkupContent(kind=_markup_kind(server), value=info.markdown),
+        range=to_client_range(info.range, snapshot.lines, server.encoding),
+    )
 
 
 def _markup_kind(server: ClarvisServer) -> types.MarkupKind:

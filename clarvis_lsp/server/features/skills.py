@@ -14,30 +14,27 @@ from typing import Any
 
 from clarvis_lsp.discovery import StartupError, find_workspaces
 from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, effective_skills
-from clarvis_lsp.server.app import EFFECTIVE_SKILLS, ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 
 
-def register(server: ClarvisServer) -> None:
-    @server.feature(EFFECTIVE_SKILLS)
-    @server.guarded
-    def effective(params: Any) -> dict[str, Any]:
-        server.flush()  # answer for the latest buffers
-        uri = _param(params, "uri")
-        engines = []
-        if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
-            engines.append(server.engine_for(path))
-        else:
-            for folder in server.folders:
-                for directory in find_workspaces(folder, home=server.home):
-                    engines.append(server.engine_for(directory / ".clarvis"))
-        workspaces: list[dict[str, Any]] = []
-        for engine in engines:
-            try:
-                registry = engine.discovered.registry
-            except StartupError:
-                continue  # reported on the configuration file already
-            workspaces.append(_workspace_json(effective_skills(engine.directory, registry)))
-        return {"workspaces": workspaces}
+def effective_skills_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
+    server.flush()  # answer for the latest buffers
+    uri = _param(params, "uri")
+    engines = []
+    if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
+        engines.append(server.engine_for(path))
+    else:
+        for folder in server.folders:
+            for directory in find_workspaces(folder, home=server.home):
+                engines.append(server.engine_for(directory / ".clarvis"))
+    workspaces: list[dict[str, Any]] = []
+    for engine in engines:
+        try:
+            registry = engine.discovered.registry
+        except StartupError:
+            continue  # reported on the configuration file already
+        workspaces.append(_workspace_json(effective_skills(engine.directory, registry)))
+    return {"workspaces": workspaces}
 
 
 def _param(params: Any, name: str) -> object:

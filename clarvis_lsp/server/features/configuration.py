@@ -1,0 +1,36 @@
+"""Configuration from the editor: ``initializationOptions``, the ``clarvis`` section of ``workspace/configuration``
+and ``workspace/didChangeConfiguration``; a change re-checks every open document."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from clarvis_lsp.server.app import ClarvisServer
+
+
+async def did_change_configuration(server: ClarvisServer, params: types.DidChangeConfigurationParams) -> None:
+    settings = params.settings
+    if isinstance(settings, dict) and isinstance(settings.get("clarvis"), dict):
+        server.set_editor_settings(settings["clarvis"])
+    else:
+        capabilities = server.client_capabilities.workspace
+        if capabilities is not None and capabilities.configuration:
+            await pull_configuration(server, recheck=False)
+    server.reset_engines()
+    recheck_open_documents(server)
+
+
+async def pull_configuration(server: ClarvisServer, *, recheck: bool = True) -> None:
+    result = await server.workspace_configuration_async(
+        types.ConfigurationParams(items=[types.ConfigurationItem(section="clarvis")])
+    )
+    if result and isinstance(result[0], dict):
+        server.set_editor_settings({**server.editor_settings, **result[0]})
+        server.reset_engines()
+        if recheck:
+            recheck_open_documents(server)
+
+
+def recheck_open_documents(server: ClarvisServer) -> None:
+    for path in list(server.overlay) + [path for path in list(server.published) if path not in server.overlay]:
+        server.refresh(path)

@@ -1,0 +1,46 @@
+"""File watching and workspace folders.
+
+Watchers are registered dynamically (``lifecycle.initialized``) for the recognised files, agent files and skill
+directories; a file event updates discovery incrementally (one skill directory for a SKILL.md, a full rescan only
+when settings, plugins, agents or configuration change). A folder added or removed re-checks the open documents.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.features.configuration import recheck_open_documents
+
+WATCHED_GLOBS = (
+    "**/SKILL.md",
+    "**/skills/*",
+    "**/.clarvis/settings.json",
+    "**/plugin.json",
+    "**/hooks/hooks.json",
+    "**/marketplace.json",
+    "**/agents/*.md",
+    "**/.clarvis-lsp.toml",
+    "**/pyproject.toml",
+)
+CONFIG_FILES = frozenset({".clarvis-lsp.toml", "pyproject.toml"})
+
+
+def did_change_watched_files(server: ClarvisServer, params: types.DidChangeWatchedFilesParams) -> None:
+    paths = [path for path in (uri_to_path(change.uri) for change in params.changes) if path is not None]
+    if any(path.name in CONFIG_FILES for path in paths):
+        server.reset_engines()
+        recheck_open_documents(server)
+        return
+    for path in paths:
+        if path not in server.overlay:  # an open buffer wins over the disk until it is closed
+            server.refresh(path)
+
+
+def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    removed = {uri_to_path(folder.uri) for folder in params.event.removed}
+    added = [uri_to_path(folder.uri) for folder in params.event.added]
+    server.folders = [folder for folder in server.folders if folder not in removed]
+    server.folders += [folder for folder in added if folder is not None]
+    server.reset_engines()
+    recheck_open_documents(server)
