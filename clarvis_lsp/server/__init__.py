@@ -41,4 +41,5 @@ def serve(transport: Transport) -> int:
             server.start_io(reader, writer)
     else:
         server.start_io()
-    return 0
+    # LSP: exit after shutdown is a clean stop (0); exit without it, or a client gone, is not (1).
+    return 0 if server.protocol._shutdown else 1

@@ -30,6 +30,7 @@ from clarvis_lsp.kinds import FileKind
 from clarvis_lsp.memory import bulk_allocation, paused_collector
 from clarvis_lsp.model import Diagnostic, Position
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
+from clarvis_lsp.server.protocol import ClarvisProtocol
 
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
@@ -65,11 +66,14 @@ class ClarvisServer(LanguageServer):
     """pygls server holding the per-workspace engines."""
 
     def __init__(self) -> None:
-        super().__init__("clarvis-lsp", __version__)
+        super().__init__("clarvis-lsp", __version__, protocol_cls=ClarvisProtocol)
         self.folders: list[Path] = []
         self.engines: dict[Path, WorkspaceEngine] = {}
         self.overlay: dict[Path, str] = {}
-        self.editor_settings: dict[str, object] = {}
+        # Editor settings in two layers, each replaced whole when the client sends it again (a key the user
+        # removes falls back to the layer below): initializationOptions, then the workspace/configuration answer.
+        self.init_settings: dict[str, object] = {}
+        self.client_settings: dict[str, object] = {}
         self.home = Path.home()
         self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False
@@ -77,7 +81,7 @@ class ClarvisServer(LanguageServer):
         self.config_findings: dict[Path, list[Diagnostic]] = {}
         self.pending: set[Path] = set()
         self._flush_scheduled = False
-        self._pull_stale = False
+        self._refresh_pulls = False  # a pull client should pull again once the current check is published
 
     # -- robustness --------------------------------------------------------------------------------------------
 
@@ -158,7 +162,7 @@ class ClarvisServer(LanguageServer):
                 self.config_findings[config_file] = found
                 self.publish(config_file, found)
         try:
-            return layered(load.config, self.editor_settings)
+            return layered(layered(load.config, self.init_settings), self.client_settings)
         except ValueError as error:
             self.window_show_message(
                 types.ShowMessageParams(
@@ -167,20 +171,24 @@ class ClarvisServer(LanguageServer):
             )
             return load.config
 
-    def set_editor_settings(self, settings: object) -> None:
-        if not isinstance(settings, dict):
-            self.editor_settings = {}
-            return
-        try:
-            config_from_mapping(settings)
-            self.editor_settings = settings
-        except ValueError as error:
-            self.editor_settings = {}
-            self.window_show_message(
-                types.ShowMessageParams(
-                    type=types.MessageType.Error, message=f"Invalid clarvis settings: {error}; using the defaults."
+    def set_editor_settings(self, settings: object, *, layer: str = "client") -> None:
+        """Replace one layer of editor settings (``init``: initializationOptions; ``client``: the
+        workspace/configuration answer or didChangeConfiguration). Invalid settings leave that layer empty."""
+        valid: dict[str, object] = {}
+        if isinstance(settings, dict):
+            try:
+                config_from_mapping(settings)
+                valid = settings
+            except ValueError as error:
+                self.window_show_message(
+                    types.ShowMessageParams(
+                        type=types.MessageType.Error, message=f"Invalid clarvis settings: {error}; using the defaults."
+                    )
                 )
-            )
+        if layer == "init":
+            self.init_settings = valid
+        else:
+            self.client_settings = valid
 
     def reset_engines(self) -> None:
         self.engines.clear()
@@ -228,14 +236,14 @@ class ClarvisServer(LanguageServer):
         visible |= set(engine.cross_by_path()) & affected
         visible.add(changed)
         results = self.findings_for(engine, {path for path in visible if engine.kind_of(path) is not None})
-        self._pull_stale = False
         for path, diagnostics in results.items():
             # The edited buffer always gets a publish: it tells the client its new version was checked.
             is_edited = path == changed and path in self.overlay
-            self.publish(path, diagnostics, force=is_edited)
-            if is_edited:
-                self._pull_stale = False  # the client pulls the edited document by itself
-        if self._pull_stale:
+            if self.publish(path, diagnostics, force=is_edited) and path != changed:
+                self._refresh_pulls = True  # another file's findings changed: a pull client must ask again
+        if first_scan:
+            self._refresh_pulls = True  # the cross-file findings of every file are known now
+        if not self.pending:  # one refresh for a batch of changes (the last of a flush sends it)
             self.request_pull_refresh()
         if skills_changed:
             self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
@@ -270,19 +278,21 @@ class ClarvisServer(LanguageServer):
                     )
                 )
 
-    def publish(self, path: Path, diagnostics: list[Diagnostic], *, force: bool = False) -> None:
+    def publish(self, path: Path, diagnostics: list[Diagnostic], *, force: bool = False) -> bool:
+        """Publish ``path``'s findings if they changed (or ``force``); True when they changed. A pull client's
+        open documents are not pushed: it pulls them, and gets ``workspace/diagnostic/refresh`` when they change."""
         previous = self.published.get(path)
         if previous == diagnostics and not force:
-            return
+            return False
+        changed = previous != diagnostics and not (previous is None and not diagnostics)
         if diagnostics:
             self.published[path] = diagnostics
         else:
             self.published.pop(path, None)
             if previous is None and not force:
-                return
+                return False
         if self.pull_diagnostics and path in self.overlay:
-            self._pull_stale = True  # the client pulls open documents; pushing too would show them twice
-            return
+            return changed
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=path.as_uri(),
@@ -290,6 +300,7 @@ class ClarvisServer(LanguageServer):
                 diagnostics=[to_lsp_diagnostic(item, self.lines_of, self.encoding) for item in diagnostics],
             )
         )
+        return changed
 
     def request_code_lens_refresh(self) -> None:
         workspace = self.client_capabilities.workspace
@@ -297,8 +308,12 @@ class ClarvisServer(LanguageServer):
         if code_lens is not None and code_lens.refresh_support:
             self.workspace_code_lens_refresh(None)
 
-    def request_pull_refresh(self) -> None:
-        """Ask a pull client to pull again: another file's edit changed this open file's cross-file findings."""
+    def request_pull_refresh(self, *, force: bool = False) -> None:
+        """Ask a pull client to pull again when another file's edit, the first scan or a configuration change
+        changed findings it has pulled (``force``: always, as after a configuration change)."""
+        if not (self._refresh_pulls or force):
+            return
+        self._refresh_pulls = False
         workspace = self.client_capabilities.workspace
         diagnostics = workspace.diagnostics if workspace else None
         if diagnostics is not None and diagnostics.refresh_support:

@@ -24,13 +24,15 @@ async def pull_configuration(server: ClarvisServer, *, recheck: bool = True) -> 
     result = await server.workspace_configuration_async(
         types.ConfigurationParams(items=[types.ConfigurationItem(section="clarvis")])
     )
-    if result and isinstance(result[0], dict):
-        server.set_editor_settings({**server.editor_settings, **result[0]})
-        server.reset_engines()
-        if recheck:
-            recheck_open_documents(server)
+    server.set_editor_settings(result[0] if result else None)  # replaces the previous answer, never merges
+    server.reset_engines()
+    if recheck:
+        recheck_open_documents(server)
 
 
 def recheck_open_documents(server: ClarvisServer) -> None:
+    """Re-check every open or published file (after the configuration or the folders changed), then ask a pull
+    client to pull again."""
     for path in list(server.overlay) + [path for path in list(server.published) if path not in server.overlay]:
         server.refresh(path)
+    server.request_pull_refresh(force=True)

@@ -20,7 +20,7 @@ def initialize(server: ClarvisServer, params: types.InitializeParams) -> None:
     server.folders = [folder for folder in folders if folder is not None]
     options = params.initialization_options
     if isinstance(options, dict):
-        server.set_editor_settings(options.get("clarvis", options))
+        server.set_editor_settings(options.get("clarvis", options), layer="init")
     text_document = params.capabilities.text_document
     server.pull_diagnostics = bool(text_document and text_document.diagnostic)
 
