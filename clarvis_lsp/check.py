@@ -124,14 +124,20 @@ def check_paths(request: CheckRequest) -> CheckReport:
     return CheckReport(result, loads, list(engines.values()))
 
 
-def file_findings(engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
+def file_findings(
+    engine: WorkspaceEngine, paths: Iterable[Path], *, alone: bool = False
+) -> dict[Path, list[Diagnostic]]:
     """Each file's findings as both front ends report them: its own rules' plus the cross-file findings that concern
     it, at the configured severities, without the codes switched off or left out by ``--select``/``--ignore``,
-    sorted by position. The one place that assembles findings: ``--check`` and the language server both call it."""
-    cross = engine.cross_by_path()
+    sorted by position. The one place that assembles findings: ``--check`` and the language server both call it.
+
+    ``alone``: only what the file shows without discovery (``WorkspaceEngine.check_file_alone``), as the server
+    publishes while the first scan runs or when the configuration cannot start discovery."""
+    cross = {} if alone else engine.cross_by_path()
     found: dict[Path, list[Diagnostic]] = {}
     for path in paths:
-        items = [*cross.get(path, []), *engine.check_file(path)]
+        own = engine.check_file_alone(path) if alone else engine.check_file(path)
+        items = [*cross.get(path, []), *own]
         kept = apply_rule_settings(items, engine.config, select=engine.select, ignore=engine.ignore)
         found[path] = sorted(kept, key=Diagnostic.sort_key)
     return found

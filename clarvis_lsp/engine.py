@@ -11,7 +11,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from clarvis_lsp.config import ProjectConfig
@@ -31,6 +31,7 @@ from clarvis_lsp.discovery import (
     scan_plugins,
     workspace_roots,
 )
+from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
@@ -43,7 +44,8 @@ from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.discovery import check_discovery, names_at, paths_of_name
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.hooks import check_run_limit
-from clarvis_lsp.rules.runner import collect_isolated, run_rules
+from clarvis_lsp.rules.json import check_json_syntax
+from clarvis_lsp.rules.runner import collect_isolated, run_isolated, run_rules
 from clarvis_lsp.rules.skill import SkillContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
@@ -102,7 +104,7 @@ class WorkspaceEngine:
             self.directory, self.home, preset=self.config.preset, include_user=self.config.include_user
         )
 
-    def discover(self) -> Discovered:
+    def discover(self, progress: ScanProgress | None = None) -> Discovered:
         """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration."""
         follow = self.config.follow_symlinks
         include_user = self.config.include_user
@@ -123,7 +125,7 @@ class WorkspaceEngine:
                 follow_symlinks=follow,
             )
         )
-        registry = discover_skills(skill_config, overlay=self.overlay)
+        registry = discover_skills(skill_config, overlay=self.overlay, progress=progress)
         agents = discover_agents(
             self.directory,
             self.home,
@@ -134,6 +136,20 @@ class WorkspaceEngine:
             overlay=self.overlay,
         )
         return Discovered(skill_config, registry, plugin_scan.plugins, plugin_scan.hidden, enabled, agents)
+
+    def detached(self) -> WorkspaceEngine:
+        """A copy with its own snapshot of the open buffers and no discovery yet. A worker thread may ``warm`` it
+        while this engine keeps serving; ``adopt`` then takes the result (both on the engine's own thread)."""
+        return replace(self, overlay=dict(self.overlay), _discovered=None, _cross=None)
+
+    def warm(self, progress: ScanProgress | None = None) -> None:
+        """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop)."""
+        self._discovered = self.discover(progress)
+        self.cross_by_path()
+
+    def adopt(self, other: WorkspaceEngine) -> None:
+        """Take the discovery and cross-file findings a ``detached`` copy computed."""
+        self._discovered, self._cross = other._discovered, other._cross
 
     def invalidate(self) -> None:
         self._discovered = None
@@ -243,6 +259,26 @@ class WorkspaceEngine:
             run_rules(steps, parse_json(text), self.json_context(path), findings, self.is_enabled)
             return findings.items
         return []
+
+    def check_file_alone(self, path: Path) -> list[Diagnostic]:
+        """The findings a file shows without discovery: a SKILL.md's rules (but the agent it names, which needs
+        the discovered agents) and any JSON file's syntax. Never starts discovery."""
+        kind = self.kind_of(path)
+        if kind is None:
+            return []
+        read = self.read(path)
+        if read is None:
+            return []
+        text, findings = read
+        if kind is FileKind.SKILL:
+            document = parse_skill(path, text)
+            frontmatter_ok = document.frontmatter_ok
+            context = SkillContext(agents=None)
+            run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
+        elif kind in runner.JSON_RULES and any(self.is_enabled(code) for code in runner.JSON_SYNTAX.codes):
+            json_document = parse_json(text)
+            run_isolated("json", lambda own: check_json_syntax(json_document, own), findings)
+        return findings.items
 
     def is_enabled(self, code: str) -> bool:
         """Whether ``code`` is reported at all: not ``off`` in configuration, and kept by ``--select``/``--ignore``."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from clarvis_lsp.discovery.config import AgentSkillsOptions, SkillConfig, resolve_config
 from clarvis_lsp.discovery.fs import is_within
-from clarvis_lsp.discovery.scan import RootScan, scan_root
+from clarvis_lsp.discovery.scan import RootScan, ScanProgress, scan_root
 from clarvis_lsp.discovery.skills import DiscoveryWarning, SkillInfo, SkippedSkill
 
 __all__ = [
@@ -226,7 +226,9 @@ class SkillRegistry:
         return f"SkillRegistry(roots={len(self._scans)}, names={len(self.names())})"
 
 
-def discover_skills(config: SkillConfig, *, overlay: Mapping[Path, str] | None = None) -> SkillRegistry:
+def discover_skills(
+    config: SkillConfig, *, overlay: Mapping[Path, str] | None = None, progress: ScanProgress | None = None
+) -> SkillRegistry:
     """Scan every root of ``config`` in order and merge them (seed: ``discoverSkills``).
 
     ``overlay`` maps absolute SKILL.md paths to unsaved editor text that replaces the file on disk. With
@@ -234,7 +236,7 @@ def discover_skills(config: SkillConfig, *, overlay: Mapping[Path, str] | None =
     override never does. A caller that wants strict *severities* but every problem reported (the linter) scans
     with ``dataclasses.replace(config, strict=False)`` and raises the severity itself.
     """
-    scans = [scan_root(root, index, config, overlay) for index, root in enumerate(config.roots)]
+    scans = [scan_root(root, index, config, overlay, progress) for index, root in enumerate(config.roots)]
     return SkillRegistry(config, scans)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from clarvis_lsp.discovery.config import SkillConfig, SkillRoot
@@ -252,8 +252,18 @@ class RootScan:
         return f"RootScan({self.root.path!r}, index={self.root_index}, skills={len(self._kept)})"
 
 
+ScanProgress = Callable[[int, int, int], None]
+"""Called as ``progress(root_index, directories_done, directories_in_root)`` every ``PROGRESS_EVERY``
+directories and at the end of each root; an editor shows it while the first scan runs."""
+PROGRESS_EVERY = 500
+
+
 def scan_root(
-    root: SkillRoot, root_index: int, config: SkillConfig, overlay: Mapping[Path, str] | None = None
+    root: SkillRoot,
+    root_index: int,
+    config: SkillConfig,
+    overlay: Mapping[Path, str] | None = None,
+    progress: ScanProgress | None = None,
 ) -> RootScan:
     """Scan ``<root>/*/SKILL.md`` in sorted directory order.
 
@@ -289,7 +299,9 @@ def scan_root(
 
     dirs: dict[str, DirScan] = {}
     seen: dict[str, SkillInfo] = {}
-    for entry in entries:
+    for done, entry in enumerate(entries):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(root_index, done, len(entries))
         try:
             is_link = entry.is_symlink()
             is_dir = not is_link and entry.is_dir(follow_symlinks=False)
@@ -306,6 +318,8 @@ def scan_root(
             kept = seen.setdefault(skill.name, skill)
             if kept is not skill and config.strict:
                 raise _duplicate_error(skill, kept)
+    if progress is not None:
+        progress(root_index, len(entries), len(entries))
     return RootScan(root, root_index, dirs, root_warnings)
 
 

@@ -11,6 +11,7 @@ import asyncio
 import functools
 import os
 import traceback
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +83,9 @@ class ClarvisServer(LanguageServer):
         self.pending: set[Path] = set()
         self._flush_scheduled = False
         self._refresh_pulls = False  # a pull client should pull again once the current check is published
+        self.scans: dict[int, asyncio.Future[None]] = {}  # engine id → its first scan, running in a worker thread
+        self.scan_waiting: dict[int, set[Path]] = {}  # engine id → files checked while its first scan ran
+        self.scan_failed: set[int] = set()
 
     # -- robustness --------------------------------------------------------------------------------------------
 
@@ -210,13 +214,20 @@ class ClarvisServer(LanguageServer):
             return file_findings(engine, paths)
         except StartupError as error:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))
-            return {path: engine.check_file(path) for path in paths}
+            return file_findings(engine, paths, alone=True)
 
     def refresh(self, changed: Path) -> None:
         """Re-check after ``changed`` changed: the file itself, and every file whose cross-file findings changed
         (renaming one copy of a skill changes the shadowing findings of the others). A change to anything but a
         SKILL.md (settings, plugins, agents) can change any open file's findings, so those are re-checked too."""
         engine = self.engine_for(changed)
+        if not self.ready(engine):
+            # The first scan is still running: publish what this file shows on its own now, the rest when it ends.
+            self.scan_waiting.setdefault(id(engine), set()).add(changed)
+            if engine.kind_of(changed) is not None:
+                alone = file_findings(engine, [changed], alone=True)[changed]
+                self.publish(changed, alone, force=changed in self.overlay)
+            return
         first_scan = not engine.is_discovered
         try:
             name_before = None if first_scan else engine.discovered.registry.declared_name(changed)
@@ -249,6 +260,98 @@ class ClarvisServer(LanguageServer):
             self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
         if skills_changed or any(path != changed and path in self.overlay for path in affected):
             self.request_code_lens_refresh()  # an open copy's "overrides"/"shadowed by" lens may have changed
+
+    # -- the first scan, off the event loop ---------------------------------------------------------------------
+
+    def ready(self, engine: WorkspaceEngine) -> bool:
+        """Whether ``engine`` has discovered its workspace. If not, its first scan starts in a worker thread (once)
+        and this answers False until it ends: callers answer what they can without the registry meanwhile."""
+        if engine.is_discovered or id(engine) in self.scan_failed:
+            return True
+        if id(engine) not in self.scans:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:  # no event loop (a synchronous caller): discover here
+                return True
+            self.scans[id(engine)] = asyncio.ensure_future(self._first_scan(engine))
+        return False
+
+    async def scanned(self, engine: WorkspaceEngine, *, at_most: float | None = None) -> bool:
+        """Wait for ``engine``'s first scan (a cancelled request stops waiting; the scan goes on), or ``at_most``
+        seconds of it; True when discovery is ready."""
+        if self.ready(engine):
+            return True
+        scan = asyncio.shield(self.scans[id(engine)])
+        try:
+            await (scan if at_most is None else asyncio.wait_for(scan, at_most))
+        except asyncio.TimeoutError:
+            return False
+        return self.ready(engine)
+
+    async def _first_scan(self, engine: WorkspaceEngine) -> None:
+        detached = engine.detached()
+        token = await self._begin_progress(f"Discovering skills in {engine.directory.name or engine.directory}")
+        loop = asyncio.get_running_loop()
+
+        def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
+            if token is not None:
+                loop.call_soon_threadsafe(self._report_progress, token, root_index, done, total)
+
+        def warm() -> None:
+            with bulk_allocation():
+                detached.warm(progress)
+
+        try:
+            await loop.run_in_executor(None, warm)
+        except Exception as error:  # StartupError or a bug: the synchronous path reports it where it is handled
+            self.scan_failed.add(id(engine))
+            if not isinstance(error, StartupError):
+                self.window_log_message(
+                    types.LogMessageParams(
+                        type=types.MessageType.Error,
+                        message=f"clarvis-lsp: the first scan of {engine.directory} failed:\n{traceback.format_exc()}",
+                    )
+                )
+        else:
+            engine.adopt(detached)
+            self._after_first_scan(engine)
+        finally:
+            self.scans.pop(id(engine), None)
+            if token is not None:
+                count = len(engine.discovered.registry) if engine.is_discovered else 0
+                self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=f"{count} skills"))
+
+    def _after_first_scan(self, engine: WorkspaceEngine) -> None:
+        """Bring the scan up to the edits made while it ran, then publish the full findings of every file that
+        was checked meanwhile, and tell the client the winners and lenses are known."""
+        waiting = self.scan_waiting.pop(id(engine), set())
+        edited = {path for path in waiting if path in self.overlay or path in self.published}
+        if edited:
+            engine.update(edited)
+        for path in sorted(waiting):
+            self.refresh(path)
+        self._refresh_pulls = True
+        self.request_pull_refresh()
+        self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
+        self.request_code_lens_refresh()
+
+    async def _begin_progress(self, title: str) -> str | None:
+        """A work-done progress token, begun, when the client shows progress; else None."""
+        window = self.client_capabilities.window
+        if not (window and window.work_done_progress):
+            return None
+        token = f"clarvis-scan-{uuid.uuid4()}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception:  # a client that refuses the token just gets no progress
+            return None
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
+        return token
+
+    def _report_progress(self, token: str, root_index: int, done: int, total: int) -> None:
+        percentage = int(100 * done / total) if total else 100
+        message = f"Discovering skills… {done:,}/{total:,} (root {root_index + 1})"
+        self.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=percentage))
 
     def schedule_refresh(self, path: Path) -> None:
         """Debounce: changes that arrive together (one read from the client) are checked once, right after."""
@@ -307,6 +410,12 @@ class ClarvisServer(LanguageServer):
         code_lens = workspace.code_lens if workspace else None
         if code_lens is not None and code_lens.refresh_support:
             self.workspace_code_lens_refresh(None)
+
+    @property
+    def can_refresh_pulls(self) -> bool:
+        workspace = self.client_capabilities.workspace
+        diagnostics = workspace.diagnostics if workspace else None
+        return bool(diagnostics is not None and diagnostics.refresh_support)
 
     def request_pull_refresh(self, *, force: bool = False) -> None:
         """Ask a pull client to pull again when another file's edit, the first scan or a configuration change

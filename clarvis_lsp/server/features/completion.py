@@ -18,6 +18,7 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 
 TRIGGER_CHARACTERS = ['"', ":", " "]
+SCAN_PATIENCE = 0.1  # seconds a completion or hover waits for a first scan before answering without it
 
 _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
     "property": types.CompletionItemKind.Property,
@@ -31,10 +32,13 @@ _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
 OPTIONS = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False)
 
 
-def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:
+async def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:
     snapshot = server.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
+    # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
+    # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
+    await server.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
     trigger = None
     context = params.context
     if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
@@ -43,7 +47,7 @@ def completion(server: ClarvisServer, params: types.CompletionParams) -> types.C
         snapshot.text,
         snapshot.kind,
         snapshot.position(params.position, server.encoding),
-        discovered_or_none(snapshot.engine),
+        discovered_or_none(server, snapshot.engine),
         path=snapshot.path,
         snippets=snippet_support(server),
         trigger=trigger,
@@ -54,8 +58,11 @@ def completion(server: ClarvisServer, params: types.CompletionParams) -> types.C
     return types.CompletionList(is_incomplete=False, items=items)
 
 
-def discovered_or_none(engine: WorkspaceEngine) -> Discovered | None:
-    """The workspace's discovery (cached by the engine), or None when its configuration cannot start."""
+def discovered_or_none(server: ClarvisServer, engine: WorkspaceEngine) -> Discovered | None:
+    """The workspace's discovery (cached by the engine), or None while its first scan runs (keys and values are
+    still completed and hovered, from the schemas) or when its configuration cannot start."""
+    if not server.ready(engine):
+        return None
     try:
         return engine.discovered
     except StartupError:

@@ -13,19 +13,21 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.locations import to_locations
 
 
-def definition(server: ClarvisServer, params: types.DefinitionParams) -> list[types.Location] | None:
+async def definition(server: ClarvisServer, params: types.DefinitionParams) -> list[types.Location] | None:
     snapshot = server.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
+    await server.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
     found = navigation.definition(snapshot.engine, snapshot.path, snapshot.text, position, snapshot.kind)
     return to_locations(server, found) or None
 
 
-def references(server: ClarvisServer, params: types.ReferenceParams) -> list[types.Location] | None:
+async def references(server: ClarvisServer, params: types.ReferenceParams) -> list[types.Location] | None:
     snapshot = server.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
+    await server.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
     found = navigation.references(
         snapshot.engine,

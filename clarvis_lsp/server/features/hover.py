@@ -12,18 +12,21 @@ from lsprotocol import types
 from clarvis_lsp.assist.hover import hover as assist_hover
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
-from clarvis_lsp.server.features.completion import discovered_or_none
+from clarvis_lsp.server.features.completion import SCAN_PATIENCE, discovered_or_none
 
 
-def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
+async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
     snapshot = server.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
+    # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
+    # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
+    await server.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
     info = assist_hover(
         snapshot.text,
         snapshot.kind,
         snapshot.position(params.position, server.encoding),
-        discovered_or_none(snapshot.engine),
+        discovered_or_none(server, snapshot.engine),
         path=snapshot.path,
         lines=snapshot.lines,
     )

@@ -17,7 +17,7 @@ from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, effective_skills
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 
 
-def effective_skills_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
+async def effective_skills_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
     server.flush()  # answer for the latest buffers
     uri = _param(params, "uri")
     engines = []
@@ -29,6 +29,7 @@ def effective_skills_request(server: ClarvisServer, params: Any) -> dict[str, An
                 engines.append(server.engine_for(directory / ".clarvis"))
     workspaces: list[dict[str, Any]] = []
     for engine in engines:
+        await server.scanned(engine)
         try:
             registry = engine.discovered.registry
         except StartupError:

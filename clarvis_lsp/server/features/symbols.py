@@ -29,8 +29,11 @@ def document_symbol(
     return list(_flatten(hierarchical, snapshot.uri, None))
 
 
-def workspace_symbol(server: ClarvisServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
-    found = navigation.workspace_symbols(_engines(server), params.query)
+async def workspace_symbol(server: ClarvisServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+    engines = _engines(server)
+    for engine in engines:
+        await server.scanned(engine)
+    found = navigation.workspace_symbols(engines, params.query)
     return [
         types.SymbolInformation(
             name=symbol.name,
