@@ -43,7 +43,7 @@ from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.discovery import check_discovery, names_at, paths_of_name
 from clarvis_lsp.rules.file import check_encoding
-from clarvis_lsp.rules.hooks import check_run_limit
+from clarvis_lsp.rules.hooks import RUN_LIMIT, check_run_limit
 from clarvis_lsp.rules.json import check_json_syntax
 from clarvis_lsp.rules.runner import collect_isolated, run_isolated, run_rules
 from clarvis_lsp.rules.skill import SkillContext
@@ -104,8 +104,12 @@ class WorkspaceEngine:
             self.directory, self.home, preset=self.config.preset, include_user=self.config.include_user
         )
 
-    def discover(self, progress: ScanProgress | None = None) -> Discovered:
-        """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration."""
+    def discover(self, progress: ScanProgress | None = None, *, reuse: SkillRegistry | None = None) -> Discovered:
+        """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration.
+
+        ``reuse``: a registry from before a settings, plugin or agent edit. Its root scans are kept for every root
+        that is still configured, so such an edit reads the plugins, settings and agents again (a handful of
+        small files) but no skill root that did not change."""
         follow = self.config.follow_symlinks
         include_user = self.config.include_user
         plugin_scan = scan_plugins(self.directory, self.home, include_user=include_user, follow_symlinks=follow)
@@ -125,7 +129,10 @@ class WorkspaceEngine:
                 follow_symlinks=follow,
             )
         )
-        registry = discover_skills(skill_config, overlay=self.overlay, progress=progress)
+        if reuse is not None:
+            registry = reuse.with_roots(skill_config, self.overlay)
+        else:
+            registry = discover_skills(skill_config, overlay=self.overlay, progress=progress)
         agents = discover_agents(
             self.directory,
             self.home,
@@ -338,9 +345,7 @@ class WorkspaceEngine:
             return paths
         roots = [root.path for root in self._discovered.registry.config.roots]
         if any(not _inside_a_root(path, roots) or path.suffix == ".json" for path in paths):
-            before = set(self._cross or {})
-            self.invalidate()
-            return before | set(self.cross_by_path()) | paths
+            return self._update_context(paths)
         registry = self._discovered.registry
         # A skill directory's event (created, deleted) concerns the SKILL.md inside it.
         manifests = paths | {path / "SKILL.md" for path in paths if path.name != "SKILL.md"}
@@ -365,6 +370,36 @@ class WorkspaceEngine:
         for diagnostic in rechecked:
             cross.setdefault(diagnostic.path, []).append(diagnostic)
         return affected | paths
+
+    def _update_context(self, paths: set[Path]) -> set[Path]:
+        """After an edit to settings, a plugin manifest, a hooks document, a marketplace or an agent: read the
+        plugins, the enabled plugins and the agents again, keep every skill root's scan that is still configured,
+        and recompute the cross-file findings (the discovery findings only when the roots changed). Returns the
+        edited files and those whose cross-file findings changed."""
+        before = self._discovered
+        assert before is not None
+        old_cross = self.cross_by_path()
+        skill_dirs = {path for path in paths if path.suffix != ".json" and path.name != "plugin.json"}
+        registry = before.registry.refresh(skill_dirs, self.overlay) if skill_dirs else before.registry
+        self._discovered = self.discover(reuse=registry)
+        same_skills = self._discovered.registry is before.registry
+        kept = {path: [item for item in found if item.code != RUN_LIMIT.code] for path, found in old_cross.items()}
+        self._cross = None
+        if same_skills:
+            cross = {path: found for path, found in kept.items() if found}
+            settings = self.directory / ".clarvis" / "settings.json"
+            for diagnostic in collect_isolated(
+                "hooks/run-limit",
+                settings,
+                lambda: check_run_limit(
+                    self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
+                ),
+            ):
+                cross.setdefault(diagnostic.path, []).append(diagnostic)
+            self._cross = cross
+        new_cross = self.cross_by_path()
+        changed = {path for path in old_cross.keys() | new_cross.keys() if old_cross.get(path) != new_cross.get(path)}
+        return paths | changed
 
     def read_text(self, path: Path) -> str | None:
         """A file's text (the overlay wins), or None when it cannot be read."""

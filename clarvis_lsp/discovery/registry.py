@@ -222,6 +222,21 @@ class SkillRegistry:
             scans[index] = scan
         return SkillRegistry(self._config, scans)
 
+    def with_roots(self, config: SkillConfig, overlay: Mapping[Path, str] | None = None) -> SkillRegistry:
+        """The registry for ``config``'s roots, reusing the scan of every root it already had (re-labelled with its
+        new precedence) and scanning only the new ones: enabling or disabling a plugin rescans that plugin's
+        skills, not the workspace. ``self`` when the roots are the same."""
+        if config == self._config:
+            return self
+        previous = {root: scan for root, scan in zip(self._config.roots, self._scans, strict=True)}
+        if (config.strict, config.follow_symlinks) != (self._config.strict, self._config.follow_symlinks):
+            previous = {}  # the scans depend on these options: start over
+        scans = []
+        for index, root in enumerate(config.roots):
+            kept = previous.get(root)
+            scans.append(kept.at_index(index) if kept is not None else scan_root(root, index, config, overlay))
+        return SkillRegistry(config, scans)
+
     def __repr__(self) -> str:
         return f"SkillRegistry(roots={len(self._scans)}, names={len(self.names())})"
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from clarvis_lsp.discovery.config import SkillConfig, SkillRoot
@@ -247,6 +248,15 @@ class RootScan:
         result = RootScan.__new__(RootScan)
         result._init(self.root, self.root_index, dirs, order, by_name, kept, self.root_warnings)
         return result
+
+    def at_index(self, root_index: int) -> RootScan:
+        """The same scan as root number ``root_index`` (an enabled plugin added or removed a root below it): the
+        skills are re-labelled with their new precedence, nothing is read again."""
+        if root_index == self.root_index:
+            return self
+        dirs = {name: _reindexed(entry, root_index) for name, entry in self._dirs.items()}
+        warnings = tuple(replace(warning, root_index=root_index) for warning in self.root_warnings)
+        return RootScan(self.root, root_index, dirs, warnings)
 
     def __repr__(self) -> str:
         return f"RootScan({self.root.path!r}, index={self.root_index}, skills={len(self._kept)})"
@@ -594,6 +604,15 @@ def _symlinked_component(root_path: str, config: SkillConfig) -> str | None:
         except OSError:
             return None
     return None
+
+
+def _reindexed(entry: DirScan, root_index: int) -> DirScan:
+    skill = replace(entry.skill, root_index=root_index) if entry.skill is not None else None
+    malformed = entry.malformed
+    if malformed is not None:
+        malformed = replace(malformed, warning=replace(malformed.warning, root_index=root_index))
+    warnings = tuple(replace(warning, root_index=root_index) for warning in entry.warnings)
+    return DirScan(entry.dir_name, skill, malformed, warnings)
 
 
 def _skill_of(entry: DirScan) -> SkillInfo:
