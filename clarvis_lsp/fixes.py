@@ -69,20 +69,33 @@ def plan_fixes(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> li
     return planned
 
 
-def _apply(text: str, path: Path, fixes: list[Fix]) -> tuple[str, list[Fix]]:
-    """Splice non-overlapping fixes into ``text``; a fix that overlaps one already taken waits for a next run."""
-    lines = LineIndex(text)
+def fixes_to_apply(diagnostics: Iterable[Diagnostic], text: str, path: Path) -> list[Fix]:
+    """The fixes "fix all" applies to one file: the first safe fix of each finding, none at all when the file
+    did not parse, and only fixes that do not overlap one already taken (the rest wait for a next run)."""
+    found = list(diagnostics)
+    if any(diagnostic.code in UNPARSED_CODES for diagnostic in found):
+        return []
+    fixes = [fix for diagnostic in found for fix in diagnostic.fixes[:1] if fix.safe]
+    return _non_overlapping(LineIndex(text), path, fixes)
+
+
+def _non_overlapping(lines: LineIndex, path: Path, fixes: list[Fix]) -> list[Fix]:
     taken: list[tuple[int, int]] = []
-    chosen: list[tuple[int, int, str]] = []
-    applied: list[Fix] = []
+    chosen: list[Fix] = []
     for fix in fixes:
         spans = [_span(lines, edit) for edit in fix.edits if edit.path == path]
         if len(spans) != len(fix.edits) or any(_overlaps(span, taken) for span in spans):
             continue
-        for (start, end), edit in zip(spans, fix.edits, strict=True):
-            taken.append((start, end))
-            chosen.append((start, end, edit.new_text))
-        applied.append(fix)
+        taken.extend(spans)
+        chosen.append(fix)
+    return chosen
+
+
+def _apply(text: str, path: Path, fixes: list[Fix]) -> tuple[str, list[Fix]]:
+    """Splice non-overlapping fixes into ``text``; a fix that overlaps one already taken waits for a next run."""
+    lines = LineIndex(text)
+    applied = _non_overlapping(lines, path, fixes)
+    chosen = [(*_span(lines, edit), edit.new_text) for fix in applied for edit in fix.edits]
     for start, end, new_text in sorted(chosen, key=lambda item: (item[0], item[1]), reverse=True):
         text = text[:start] + new_text + text[end:]
     return text, applied

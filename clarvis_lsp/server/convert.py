@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.model import Diagnostic, Position, Range, Severity
+from clarvis_lsp.model import Diagnostic, Fix, Position, Range, Severity
 from clarvis_lsp.rules.catalogue import RULES
 
 LinesLookup = Callable[[Path], LineIndex]
@@ -98,24 +99,26 @@ def to_lsp_diagnostic(
     )
 
 
+def fix_data(fix: Fix) -> dict[str, Any]:
+    """A fix in the wire form ``Diagnostic.data["fixes"]`` carries: engine positions (code points), per URI."""
+    return {
+        "title": fix.title,
+        "safe": fix.safe,
+        "edits": [
+            {
+                "uri": edit.path.as_uri(),
+                "start": [edit.range.start.line, edit.range.start.character],
+                "end": [edit.range.end.line, edit.range.end.character],
+                "newText": edit.new_text,
+            }
+            for edit in fix.edits
+        ],
+    }
+
+
 def diagnostic_data(diagnostic: Diagnostic) -> dict[str, object]:
     """Fix data carried in ``Diagnostic.data`` so code actions need no re-analysis (ruff's approach)."""
     return {
-        "fixes": [
-            {
-                "title": fix.title,
-                "safe": fix.safe,
-                "edits": [
-                    {
-                        "uri": edit.path.as_uri(),
-                        "start": [edit.range.start.line, edit.range.start.character],
-                        "end": [edit.range.end.line, edit.range.end.character],
-                        "newText": edit.new_text,
-                    }
-                    for edit in fix.edits
-                ],
-            }
-            for fix in diagnostic.fixes
-        ],
+        "fixes": [fix_data(fix) for fix in diagnostic.fixes],
         **{key: value for key, value in diagnostic.data.items() if isinstance(value, (str, int, float, bool, list))},
     }
