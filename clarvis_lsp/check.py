@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clarvis_lsp.config import ConfigLoad, layered, load_project_config
-from clarvis_lsp.discovery import SkillRootInput, find_workspaces, nearest_workspace
+from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, nearest_workspace
 from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
 from clarvis_lsp.model import CheckResult, Diagnostic
 from clarvis_lsp.rules.internal import RULE_FAILED
@@ -64,7 +64,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
     loads: list[ConfigLoad] = []
     files: dict[Path, WorkspaceEngine] = {}
 
-    def engine_for(directory: Path, nested: frozenset[Path]) -> WorkspaceEngine:
+    def engine_for(directory: Path, nested: frozenset[Path], outer: Excludes | None = None) -> WorkspaceEngine:
         engine = engines.get(directory)
         if engine is None:
             load = load_project_config(directory)
@@ -76,6 +76,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 home=request.home,
                 explicit_roots=request.explicit_roots,
                 nested=nested,
+                outer_excludes=outer,
                 validate_workspace=request.workspace is not None,
                 select=request.select,
                 ignore=request.ignore,
@@ -91,16 +92,19 @@ def check_paths(request: CheckRequest) -> CheckReport:
             continue
         ceiling = _ceiling(target.absolute, request.cwd)
         top = nearest_workspace(target.absolute, ceiling)
+        # The top workspace's exclude patterns hold for the whole tree, nested workspaces included.
+        top_excludes = Excludes(tuple(load_project_config(top).config.exclude))
         if target.absolute.is_dir():
-            config = load_project_config(top).config
-            found = find_workspaces(target.absolute, home=request.home, exclude=config.exclude)
+            excludes = top_excludes.below(_relative(target.absolute, top))
+            found = find_workspaces(target.absolute, home=request.home, exclude=excludes)
             nested = [path for path in found if path not in (target.absolute, top)]
             directories = [top, *nested]
         else:
             directories = [top]
         for directory in directories:
             below = frozenset(path for path in directories if path != directory and directory in path.parents)
-            _collect(engine_for(directory, below), target, files)
+            outer = top_excludes.below(_relative(directory, top)) if directory != top else None
+            _collect(engine_for(directory, below, outer), target, files)
 
     diagnostics: list[Diagnostic] = []
     for engine in engines.values():
@@ -178,6 +182,12 @@ def _ignored_symlink_here(diagnostic: Diagnostic, engine: WorkspaceEngine, targe
     if not any(target.absolute == path or target.absolute in path.parents for target in targets):
         return False
     return engine.directory in path.parents and not any(nested in path.parents for nested in engine.nested)
+
+
+def _relative(path: Path, directory: Path) -> str:
+    """``path`` relative to ``directory`` with ``/`` separators (empty for the directory itself)."""
+    relative = os.path.relpath(path, directory)
+    return "" if relative == "." else relative.replace(os.sep, "/")
 
 
 def _target(given: str, cwd: Path) -> _Target:

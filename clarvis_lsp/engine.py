@@ -8,7 +8,6 @@ discovery and checking alike.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -16,7 +15,6 @@ from pathlib import Path
 
 from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.discovery import (
-    SKIPPED_DIRS,
     AgentInfo,
     AgentSkillsOptions,
     PluginInfo,
@@ -32,6 +30,7 @@ from clarvis_lsp.discovery import (
     workspace_roots,
 )
 from clarvis_lsp.discovery.scan import ScanProgress
+from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
@@ -77,6 +76,7 @@ class WorkspaceEngine:
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
     nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
     validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)
+    outer_excludes: Excludes | None = None  # the checked tree's exclude patterns, for a nested workspace
     select: tuple[str, ...] = ()  # --select: only these codes or families run
     ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
     _discovered: Discovered | None = None
@@ -168,41 +168,33 @@ class WorkspaceEngine:
         return file_kind(path, workspace_dirs=frozenset({self.directory}))
 
     def files(self, under: Path | None = None) -> Iterator[Path]:
-        """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and excludes.
+        """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and what the
+        ``exclude`` patterns exclude (``.gitignore`` semantics, relative to the workspace).
 
         Works on strings and builds a ``Path`` only for the files it yields: the walk visits every entry of the
         tree, and pathlib objects per entry were a large part of a check's time.
         """
-        patterns = tuple(self.config.exclude)
+        excludes = Excludes(tuple(self.config.exclude))
+        if self.outer_excludes is not None:
+            excludes = excludes.within(self.outer_excludes)
         base = str(self.directory)
-        skipped = {str(path) for path in self.nested} | {str(self.home)}
+        top = str(under or self.directory)
+        prefix = "" if top == base else os.path.relpath(top, base).replace(os.sep, "/")
+        # The home directory's .clarvis is the personal configuration, never workspace files.
+        skipped = [str(path) for path in self.nested] + [str(self.home)]
         follow = self.config.follow_symlinks
-        stack = [str(under or self.directory)]
-        while stack:
-            directory = stack.pop()
-            try:
-                with os.scandir(directory) as iterator:
-                    entries = sorted(iterator, key=lambda entry: entry.name)
-            except OSError:
-                continue
-            subdirectories: list[str] = []
+        excludes = excludes.below(prefix)
+        for directory in walk_tree(top, excludes, skip_paths=skipped):
             # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (kinds.py):
             # elsewhere it is skipped before a stat and a Path are spent on it.
-            in_agents = os.path.basename(directory) == "agents"
-            for entry in entries:
+            in_agents = os.path.basename(directory.path) == "agents"
+            for entry in directory.files:
                 name = entry.name
-                if patterns:
-                    relative = os.path.relpath(entry.path, base).replace(os.sep, "/")
-                    if _excluded(name, relative, patterns):
-                        continue
+                if name not in CANDIDATE_NAMES and not (in_agents and name.endswith(".md")):
+                    continue
+                if excludes.file(directory.child_relative(name)):
+                    continue
                 try:
-                    if entry.is_dir(follow_symlinks=False):
-                        # The home directory's .clarvis is the personal configuration, never workspace files.
-                        if name not in SKIPPED_DIRS and entry.path not in skipped:
-                            subdirectories.append(entry.path)
-                        continue
-                    if name not in CANDIDATE_NAMES and not (in_agents and name.endswith(".md")):
-                        continue
                     is_file = entry.is_file(follow_symlinks=follow)
                 except OSError:
                     continue
@@ -210,7 +202,6 @@ class WorkspaceEngine:
                     path = Path(entry.path)
                     if self.kind_of(path) is not None:
                         yield path
-            stack.extend(reversed(subdirectories))
 
     def read(self, path: Path) -> tuple[str, Findings] | None:
         """The text of a file (the overlay wins over disk), with encoding findings; None if it cannot be read."""
@@ -411,10 +402,6 @@ def _inside_a_root(path: Path, roots: list[str]) -> bool:
     """A path strictly inside a skill root: a skill directory, its SKILL.md or a resource."""
     text = str(path)
     return any(text.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
-def _excluded(name: str, relative: str, patterns: Iterable[str]) -> bool:
-    return any(fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(relative, pattern) for pattern in patterns)
 
 
 def apply_rule_settings(

@@ -50,9 +50,9 @@ from clarvis_lsp.discovery.scan import (
     scan_root,
 )
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
+from clarvis_lsp.discovery.walk import SKIPPED_DIRS, Excludes, walk_tree
 from clarvis_lsp.discovery.workspace import (
     PRESETS,
-    SKIPPED_DIRS,
     WORKSPACE_MARKERS,
     effective_skill_roots,
     find_workspaces,
@@ -75,6 +75,7 @@ __all__ = [
     "AgentSkillsOptions",
     "DirScan",
     "DiscoveryWarning",
+    "Excludes",
     "PluginInfo",
     "PluginScan",
     "RootScan",
@@ -111,6 +112,7 @@ __all__ = [
     "resolve_workspace_dir",
     "scan_plugins",
     "scan_root",
+    "walk_tree",
     "workspace_roots",
     "xcsh_skill_roots",
 ]

@@ -8,7 +8,6 @@ own roots. The home directory is never a workspace: its ``.clarvis`` is the pers
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -17,12 +16,10 @@ from clarvis_lsp.discovery.config import SkillRootInput, default_home
 from clarvis_lsp.discovery.errors import StartupError
 from clarvis_lsp.discovery.plugins import discover_plugins, effective_enabled_plugins, plugin_skill_roots
 from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
+from clarvis_lsp.discovery.walk import Excludes, walk_tree
 
 WORKSPACE_MARKERS: tuple[str, ...] = (".clarvis", ".agents")
 """A directory containing one of these directories is a workspace."""
-
-SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
-"""Never descended into when looking for workspaces: large, and never a project's configuration."""
 
 PRESETS: dict[str, Callable[..., list[SkillRootInput]]] = {
     "clarvis": clarvis_skill_roots,
@@ -57,48 +54,41 @@ def nearest_workspace(path: str | Path, ceiling: str | Path) -> Path:
         current = current.parent
 
 
-def find_workspaces(tree: str | Path, *, home: str | Path | None = None, exclude: Iterable[str] = ()) -> list[Path]:
+def find_workspaces(
+    tree: str | Path, *, home: str | Path | None = None, exclude: Iterable[str] | Excludes = ()
+) -> list[Path]:
     """Every workspace under ``tree``, ``tree`` itself first, in sorted depth-first order.
 
     ``tree`` is always the first entry (the workspace of the files not inside a nested one) unless it is the
     home directory, which is never listed: its ``.clarvis`` is the personal configuration. The walk skips
-    ``SKIPPED_DIRS``, the ``.clarvis``/``.agents`` directories themselves, and directories whose name or path
-    relative to ``tree`` matches one of the ``exclude`` globs; it never follows a symlinked directory and
-    silently skips directories it cannot read.
+    ``SKIPPED_DIRS``, the ``.clarvis``/``.agents`` directories themselves, and what the ``exclude`` patterns
+    (``.gitignore`` semantics, relative to ``tree``) exclude; it never follows a symlinked directory and silently
+    skips directories it cannot read.
     """
     top = Path(os.path.normpath(os.path.abspath(tree)))
     home_path = os.path.normpath(os.path.abspath(home if home is not None else default_home()))
-    patterns = tuple(exclude)
+    excludes = exclude if isinstance(exclude, Excludes) else Excludes(tuple(exclude))
     found: list[Path] = []
     if str(top) != home_path:
         found.append(top)
-    stack: list[tuple[str, str]] = [(str(top), "")]
-    while stack:
-        directory, relative = stack.pop()
-        try:
-            with os.scandir(directory) as iterator:
-                entries = sorted(iterator, key=lambda entry: entry.name)
-        except OSError:
-            continue
-        children: list[tuple[str, str]] = []
-        for entry in entries:
-            try:
-                if not entry.is_dir(follow_symlinks=False):
-                    continue
-            except OSError:  # pragma: no cover - d_type based
-                continue
-            name = entry.name
-            if name in SKIPPED_DIRS or name in WORKSPACE_MARKERS:
-                continue
-            child_relative = f"{relative}/{name}" if relative else name
-            if any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(child_relative, p) for p in patterns):
-                continue
-            children.append((entry.path, child_relative))
-        for child, _relative in children:
-            if child != home_path and is_workspace_dir(child):
+
+    def not_a_marker(entry: os.DirEntry[str], _relative: str) -> bool:
+        return entry.name not in WORKSPACE_MARKERS
+
+    for directory in walk_tree(str(top), excludes, keep_directory=not_a_marker):
+        for entry in directory.subdirectories:
+            child = entry.path
+            if child != home_path and _is_included_workspace(child, directory.child_relative(entry.name), excludes):
                 found.append(Path(child))
-        stack.extend(children)
     return _depth_first_order(top, found)
+
+
+def _is_included_workspace(path: str, relative: str, excludes: Excludes) -> bool:
+    """A workspace whose marker directory is not excluded (``vendor/**`` excludes ``vendor/.clarvis`` too)."""
+    return any(
+        os.path.isdir(os.path.join(path, marker)) and not excludes.directory(f"{relative}/{marker}")
+        for marker in WORKSPACE_MARKERS
+    )
 
 
 def _depth_first_order(top: Path, found: list[Path]) -> list[Path]:

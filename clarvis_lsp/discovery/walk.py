@@ -1,0 +1,117 @@
+"""The one tree walker and the one exclude matcher every walk uses (the ``--check`` file walk and the search for
+nested workspaces).
+
+Exclude patterns have ``.gitignore`` semantics (``pathspec``'s ``GitIgnoreSpec``): ``fixtures/`` excludes every
+directory named ``fixtures``, ``/fixtures/`` only the top one, ``vendor/**`` everything under ``vendor`` (a
+workspace nested there included: its ``.clarvis`` is excluded), ``*.bak`` any file of that name, ``!keep`` puts a
+path back. Paths are matched relative to the tree being walked, with ``/`` separators.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+import pathspec
+
+SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+
+
+@dataclass(frozen=True)
+class Excludes:
+    """The configured exclude patterns, compiled once. ``base`` is where a walk starts relative to the directory
+    the patterns are written for (a ``--check`` of a subdirectory of the workspace): it is prefixed to every path
+    asked about."""
+
+    patterns: tuple[str, ...] = ()
+    base: str = ""
+    outer: Excludes | None = None  # the enclosing tree's patterns (a nested workspace inherits them), or None
+    _spec: pathspec.GitIgnoreSpec | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.patterns:
+            object.__setattr__(self, "_spec", pathspec.GitIgnoreSpec.from_lines(self.patterns))
+
+    def below(self, base: str) -> Excludes:
+        """The same patterns for a walk that starts at ``base`` (relative, ``/`` separators)."""
+        outer = self.outer.below(base) if self.outer is not None else None
+        return Excludes(self.patterns, _joined(self.base, base), outer)
+
+    def within(self, outer: Excludes) -> Excludes:
+        """These patterns and, as well, the enclosing tree's ``outer`` ones."""
+        return Excludes(self.patterns, self.base, outer)
+
+    def directory(self, relative: str) -> bool:
+        """Whether the directory at ``relative`` (to the walked tree) is excluded."""
+        if self.outer is not None and self.outer.directory(relative):
+            return True
+        path = _joined(self.base, relative)
+        return self._spec is not None and bool(path) and self._spec.match_file(path.rstrip("/") + "/")
+
+    def file(self, relative: str) -> bool:
+        """Whether the file at ``relative`` is excluded."""
+        if self.outer is not None and self.outer.file(relative):
+            return True
+        return self._spec is not None and self._spec.match_file(_joined(self.base, relative))
+
+
+def _joined(prefix: str, relative: str) -> str:
+    return f"{prefix}/{relative}" if prefix and relative else prefix or relative
+
+
+@dataclass(frozen=True)
+class Directory:
+    """One directory of a walk: its path, its path relative to the top, and its entries in sorted order (the
+    subdirectories already pruned of skipped and excluded ones)."""
+
+    path: str
+    relative: str
+    files: list[os.DirEntry[str]]
+    subdirectories: list[os.DirEntry[str]]
+
+    def child_relative(self, name: str) -> str:
+        return f"{self.relative}/{name}" if self.relative else name
+
+
+def walk_tree(
+    top: str,
+    excludes: Excludes,
+    *,
+    keep_directory: Callable[[os.DirEntry[str], str], bool] = lambda entry, relative: True,
+    skip_paths: Iterable[str] = (),
+) -> Iterator[Directory]:
+    """Every directory under ``top`` (``top`` first), depth first in sorted order. Never follows a symlinked
+    directory, skips ``SKIPPED_DIRS``, excluded directories, ``skip_paths`` and those ``keep_directory`` rejects,
+    and silently passes over directories it cannot read."""
+    skipped = set(skip_paths)
+    stack: list[tuple[str, str]] = [(top, "")]
+    while stack:
+        directory, relative = stack.pop()
+        try:
+            with os.scandir(directory) as iterator:
+                entries = sorted(iterator, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        files: list[os.DirEntry[str]] = []
+        subdirectories: list[os.DirEntry[str]] = []
+        for entry in entries:
+            try:
+                is_directory = entry.is_dir(follow_symlinks=False)
+            except OSError:  # pragma: no cover - answered from d_type on every common file system
+                continue
+            if not is_directory:
+                files.append(entry)
+                continue
+            child = f"{relative}/{entry.name}" if relative else entry.name
+            if (
+                entry.name in SKIPPED_DIRS
+                or entry.path in skipped
+                or excludes.directory(child)
+                or not keep_directory(entry, child)
+            ):
+                continue
+            subdirectories.append(entry)
+        current = Directory(directory, relative, files, subdirectories)
+        yield current
+        stack.extend((entry.path, current.child_relative(entry.name)) for entry in reversed(subdirectories))
