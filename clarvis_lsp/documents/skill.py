@@ -13,7 +13,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -21,9 +21,35 @@ from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.model import Position, Range
 
 try:  # the C loader is an order of magnitude faster; PyYAML without libyaml still works
-    _Loader: type[Any] = yaml.CSafeLoader
+    _Base: type[Any] = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+
+class Yaml12Loader(_Base):  # type: ignore[misc,valid-type]
+    """PyYAML's safe loader with the YAML 1.2 core schema's implicit types (SPEC §3.1).
+
+    Clarvis is a TypeScript program and reads frontmatter as YAML 1.2, where only ``true``/``false`` are booleans
+    (``yes``, ``no``, ``on``, ``off``, ``y``, ``n`` are strings), octal is ``0o17`` (``017`` is decimal),
+    ``1_000`` and dates are strings, and ``=`` and ``<<`` are not special. libyaml still parses; only the tags
+    of plain scalars are resolved differently."""
+
+    yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {}
+
+
+_CORE_SCHEMA = (
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+.0123456789"),
+    ),
+)
+for _tag, _pattern, _first in _CORE_SCHEMA:
+    Yaml12Loader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+_Loader: type[Any] = Yaml12Loader
 
 _FENCE = re.compile(r"---[ \t]*\Z")
 _CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
@@ -33,6 +59,8 @@ _NODE_BUDGET = 10_000  # nodes visited when building values: far above any real 
 # of 30,000 `[` overflows the C stack and kills the process (the server with it) instead of raising.
 _MAX_DEPTH = 256
 _SAFE_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_CORE_INT = re.compile(_CORE_SCHEMA[2][1])
+_CORE_FLOAT = re.compile(_CORE_SCHEMA[3][1])
 
 
 @dataclass(frozen=True)
@@ -365,7 +393,31 @@ def _build(node: yaml.Node, memo: dict[int, Any], budget: list[int]) -> Any:
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
+    """A scalar's value under the YAML 1.2 core schema (explicit tags such as ``!!binary`` through PyYAML's safe
+    constructor; ``!!python/…`` and other unknown tags are never constructed: their text is kept)."""
+    tag, value = node.tag, node.value
+    if tag == "tag:yaml.org,2002:str":
+        return value
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag == "tag:yaml.org,2002:bool" and value in ("true", "True", "TRUE", "false", "False", "FALSE"):
+        return value.lower() == "true"
+    if tag == "tag:yaml.org,2002:int" and _CORE_INT.match(value):
+        if value.startswith(("0o", "0x")):
+            return int(value[2:], 8 if value[1] == "o" else 16)
+        return int(value, 10)
+    if tag == "tag:yaml.org,2002:float" and _CORE_FLOAT.match(value):
+        return _core_float(value)
     try:
         return _SAFE_CONSTRUCTOR.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError):
-        return node.value
+        return value
+
+
+def _core_float(text: str) -> float:
+    lowered = text.lower()
+    if lowered.endswith(".inf"):
+        return float("-inf") if text.startswith("-") else float("inf")
+    if lowered == ".nan":
+        return float("nan")
+    return float(text)
