@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clarvis_lsp.config import ConfigLoad, layered, load_project_config
-from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, nearest_workspace
+from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
 from clarvis_lsp.model import CheckResult, Diagnostic
 from clarvis_lsp.rules.internal import RULE_FAILED
@@ -64,7 +64,9 @@ def check_paths(request: CheckRequest) -> CheckReport:
     loads: list[ConfigLoad] = []
     files: dict[Path, WorkspaceEngine] = {}
 
-    def engine_for(directory: Path, nested: frozenset[Path], outer: Excludes | None = None) -> WorkspaceEngine:
+    def engine_for(
+        directory: Path, nested: frozenset[Path], outer: Excludes | None = None, ceiling: Path | None = None
+    ) -> WorkspaceEngine:
         engine = engines.get(directory)
         if engine is None:
             load = load_project_config(directory)
@@ -77,6 +79,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 explicit_roots=request.explicit_roots,
                 nested=nested,
                 outer_excludes=outer,
+                ceiling=ceiling,
                 validate_workspace=request.workspace is not None,
                 select=request.select,
                 ignore=request.ignore,
@@ -91,12 +94,14 @@ def check_paths(request: CheckRequest) -> CheckReport:
             _collect(engine, target, files)
             continue
         ceiling = _ceiling(target.absolute, request.cwd)
-        top = nearest_workspace(target.absolute, ceiling)
+        preset = request.overrides.get("preset") or load_project_config(ceiling).config.preset
+        markers = markers_for(str(preset))
+        top = nearest_workspace(target.absolute, ceiling, markers)
         # The top workspace's exclude patterns hold for the whole tree, nested workspaces included.
         top_excludes = Excludes(tuple(load_project_config(top).config.exclude))
         if target.absolute.is_dir():
             excludes = top_excludes.below(_relative(target.absolute, top))
-            found = find_workspaces(target.absolute, home=request.home, exclude=excludes)
+            found = find_workspaces(target.absolute, home=request.home, exclude=excludes, markers=markers)
             nested = [path for path in found if path not in (target.absolute, top)]
             directories = [top, *nested]
         else:
@@ -104,7 +109,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
         for directory in directories:
             below = frozenset(path for path in directories if path != directory and directory in path.parents)
             outer = top_excludes.below(_relative(directory, top)) if directory != top else None
-            _collect(engine_for(directory, below, outer), target, files)
+            _collect(engine_for(directory, below, outer, ceiling), target, files)
 
     diagnostics: list[Diagnostic] = []
     for engine in engines.values():

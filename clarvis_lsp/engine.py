@@ -76,6 +76,7 @@ class WorkspaceEngine:
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
     nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
     validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)
+    ceiling: Path | None = None  # how far up xcsh looks for each source's project root (the folder, the --check path)
     outer_excludes: Excludes | None = None  # the checked tree's exclude patterns, for a nested workspace
     select: tuple[str, ...] = ()  # --select: only these codes or families run
     ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
@@ -101,7 +102,11 @@ class WorkspaceEngine:
         if self.config.roots is not None:
             return [SkillRootInput(spec.path, spec.scope, spec.source) for spec in self.config.roots]
         return workspace_roots(
-            self.directory, self.home, preset=self.config.preset, include_user=self.config.include_user
+            self.directory,
+            self.home,
+            preset=self.config.preset,
+            include_user=self.config.include_user,
+            ceiling=self.ceiling,
         )
 
     def discover(self, progress: ScanProgress | None = None, *, reuse: SkillRegistry | None = None) -> Discovered:

@@ -34,19 +34,11 @@ from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, to_
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge.hooks import CLASS_EFFECT, CONTROL_CLASS, EVENT_CLASS, REWRITE_EVENT, TOOL_EVENTS
 from clarvis_lsp.model import Position, Range
-from clarvis_lsp.rules.hooks import EVENT_CLASS, TOOL_EVENTS
 from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe
 
 __all__ = ["HoverInfo", "event_markdown", "hover", "key_markdown", "plugin_entry_markdown", "skill_copies_markdown"]
-
-_EVENT_EFFECT = {
-    "control": "may allow, steer or deny",
-    "observer": "its output cannot block the run",
-    "context": "may add pinned initial context",
-    "compaction context": "may add context to that summarisation",
-}
-
 
 @dataclass(frozen=True)
 class HoverInfo:
@@ -103,21 +95,21 @@ def event_markdown(event: str, doc: PropertyDoc | None = None) -> str:
     The schema's description of the value is the body when it has one; the facts are generated otherwise.
     """
     klass = EVENT_CLASS[event]
-    heading = f"**`{event}`** — {klass} event: {_EVENT_EFFECT[klass]}."
+    heading = f"**`{event}`** — {klass} event: {CLASS_EFFECT[klass]}."
     if doc is not None:
         for item in doc.enum:
             described = item.markdown_description or item.description
             if item.value == event and described:
                 return f"{heading}\n\n{described}"
     parts = [heading]
-    if event == "pre_tool_use":
+    if event == REWRITE_EVENT:
         parts.append("**Can `rewrite`**: the only event whose hook may replace the pending tool arguments.")
     else:
-        parts.append("Cannot `rewrite` (only `pre_tool_use` can).")
+        parts.append(f"Cannot `rewrite` (only `{REWRITE_EVENT}` can).")
     parts.append(
         "Tool event: `match` applies." if event in TOOL_EVENTS else "Not a tool event: `match` is not allowed."
     )
-    parts.append("`on_failure` may be `pass` or `deny`." if klass == "control" else "`on_failure` must be `pass`.")
+    parts.append("`on_failure` may be `pass` or `deny`." if klass == CONTROL_CLASS else "`on_failure` must be `pass`.")
     return "\n\n".join(parts)
 
 

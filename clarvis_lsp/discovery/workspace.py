@@ -19,7 +19,18 @@ from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
 
 WORKSPACE_MARKERS: tuple[str, ...] = (".clarvis", ".agents")
-"""A directory containing one of these directories is a workspace."""
+"""A directory containing one of these directories is a workspace (the clarvis preset)."""
+
+XCSH_MARKERS: tuple[str, ...] = (".xcsh", ".claude", ".codex", ".gemini", ".agents")
+"""Under the xcsh preset, a directory holding any of its source directories is a workspace (SPEC §2)."""
+
+ALL_MARKERS: frozenset[str] = frozenset(WORKSPACE_MARKERS + XCSH_MARKERS)
+
+
+def markers_for(preset: str | None) -> tuple[str, ...]:
+    """The directories that make a directory a workspace under ``preset``."""
+    return XCSH_MARKERS if preset == "xcsh" else WORKSPACE_MARKERS
+
 
 PRESETS: dict[str, Callable[..., list[SkillRootInput]]] = {
     "clarvis": clarvis_skill_roots,
@@ -27,12 +38,30 @@ PRESETS: dict[str, Callable[..., list[SkillRootInput]]] = {
 }
 
 
-def is_workspace_dir(path: str | Path) -> bool:
-    """Whether ``path`` contains a ``.clarvis/`` or ``.agents/`` directory."""
-    return any(os.path.isdir(os.path.join(path, marker)) for marker in WORKSPACE_MARKERS)
+def is_workspace_dir(path: str | Path, markers: tuple[str, ...] = WORKSPACE_MARKERS) -> bool:
+    """Whether ``path`` contains one of ``markers`` (``.clarvis/`` or ``.agents/`` by default)."""
+    return any(os.path.isdir(os.path.join(path, marker)) for marker in markers)
 
 
-def nearest_workspace(path: str | Path, ceiling: str | Path) -> Path:
+def nearest_with(path: str | Path, ceiling: str | Path, directory_name: str) -> Path | None:
+    """The nearest ancestor of ``path`` (itself included), up to ``ceiling``, that has a ``directory_name``
+    directory (seed xcsh ``findAllNearestProjectConfigDirs``, for one source); None when none has."""
+    top = os.path.normpath(os.path.abspath(ceiling))
+    current = os.path.normpath(os.path.abspath(path))
+    if current != top and not current.startswith(top.rstrip(os.sep) + os.sep):
+        return None
+    while True:
+        if os.path.isdir(os.path.join(current, directory_name)):
+            return Path(current)
+        if current == top:
+            return None
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def nearest_workspace(path: str | Path, ceiling: str | Path, markers: tuple[str, ...] = WORKSPACE_MARKERS) -> Path:
     """The nearest ancestor of ``path`` (itself if a directory), up to and including ``ceiling``, that is a
     workspace; ``ceiling`` when there is none.
 
@@ -47,7 +76,7 @@ def nearest_workspace(path: str | Path, ceiling: str | Path) -> Path:
     if current != top and top not in current.parents:
         return top
     while True:
-        if current.name not in WORKSPACE_MARKERS and is_workspace_dir(current):
+        if current.name not in ALL_MARKERS and is_workspace_dir(current, markers):
             return current
         if current == top:
             return top
@@ -55,7 +84,11 @@ def nearest_workspace(path: str | Path, ceiling: str | Path) -> Path:
 
 
 def find_workspaces(
-    tree: str | Path, *, home: str | Path | None = None, exclude: Iterable[str] | Excludes = ()
+    tree: str | Path,
+    *,
+    home: str | Path | None = None,
+    exclude: Iterable[str] | Excludes = (),
+    markers: tuple[str, ...] = WORKSPACE_MARKERS,
 ) -> list[Path]:
     """Every workspace under ``tree``, ``tree`` itself first, in sorted depth-first order.
 
@@ -73,21 +106,22 @@ def find_workspaces(
         found.append(top)
 
     def not_a_marker(entry: os.DirEntry[str], _relative: str) -> bool:
-        return entry.name not in WORKSPACE_MARKERS
+        return entry.name not in ALL_MARKERS
 
     for directory in walk_tree(str(top), excludes, keep_directory=not_a_marker):
         for entry in directory.subdirectories:
             child = entry.path
-            if child != home_path and _is_included_workspace(child, directory.child_relative(entry.name), excludes):
+            relative = directory.child_relative(entry.name)
+            if child != home_path and _is_included_workspace(child, relative, excludes, markers):
                 found.append(Path(child))
     return _depth_first_order(top, found)
 
 
-def _is_included_workspace(path: str, relative: str, excludes: Excludes) -> bool:
+def _is_included_workspace(path: str, relative: str, excludes: Excludes, markers: tuple[str, ...]) -> bool:
     """A workspace whose marker directory is not excluded (``vendor/**`` excludes ``vendor/.clarvis`` too)."""
     return any(
         os.path.isdir(os.path.join(path, marker)) and not excludes.directory(f"{relative}/{marker}")
-        for marker in WORKSPACE_MARKERS
+        for marker in markers
     )
 
 
@@ -98,9 +132,19 @@ def _depth_first_order(top: Path, found: list[Path]) -> list[Path]:
 
 
 def workspace_roots(
-    workspace_dir: str | Path, home: str | Path, *, preset: str = "clarvis", include_user: bool = True
+    workspace_dir: str | Path,
+    home: str | Path,
+    *,
+    preset: str = "clarvis",
+    include_user: bool = True,
+    ceiling: str | Path | None = None,
 ) -> list[SkillRootInput]:
     """The preset's roots for ``workspace_dir``, without the user ones when ``include_user`` is false.
+
+    Under the xcsh preset each source's project root is the nearest ancestor of the workspace, up to ``ceiling``
+    (the editor folder or the ``--check`` path; default the workspace itself), that has that source's directory,
+    so a package of a monorepo inherits the repository's ``.xcsh/skills``; the native roots (``.xcsh``) count
+    only when the ``.xcsh`` directory exists and is not empty (seed: ``ifNonEmptyDir``).
 
     When the workspace is the home directory a user root and a workspace root can be the same directory; it is
     kept once, at its higher position, so that no skill appears to shadow itself. Raises ``StartupError`` for an
@@ -110,7 +154,10 @@ def workspace_roots(
     if builder is None:
         raise StartupError(f"Unknown preset {preset!r}: expected one of {', '.join(sorted(PRESETS))}")
     ws = os.fspath(workspace_dir)
-    roots = builder(workspace=ws, cwd=ws, home=os.fspath(home))
+    if preset == "xcsh":
+        roots = _xcsh_roots(ws, os.fspath(home), os.fspath(ceiling) if ceiling is not None else ws)
+    else:
+        roots = builder(workspace=ws, cwd=ws, home=os.fspath(home))
     if not include_user:
         roots = [root for root in roots if root.scope != "user"]
     return _dedupe_keep_last(roots)
@@ -133,6 +180,31 @@ def effective_skill_roots(
     enabled = effective_enabled_plugins(workspace_dir, home, include_user, overlay, follow_symlinks=follow_symlinks)
     standalone = workspace_roots(workspace_dir, home, preset=preset, include_user=include_user)
     return _dedupe_keep_last([*plugin_skill_roots(plugins, enabled), *standalone])
+
+
+def _xcsh_roots(workspace: str, home: str, ceiling: str) -> list[SkillRootInput]:
+    """The xcsh preset's roots with each source's project root found by the nearest-ancestor lookup."""
+    roots: list[SkillRootInput] = []
+    for root in xcsh_skill_roots(workspace=workspace, cwd=workspace, home=home):
+        config_dir_name = ".xcsh" if root.source == "native" else f".{root.source}"
+        if root.scope == "workspace":
+            # No ancestor has this source: the workspace's own (missing) directory, which contributes nothing.
+            project = nearest_with(workspace, ceiling, config_dir_name) or Path(workspace)
+            root = SkillRootInput(
+                os.path.join(project, *Path(root.path).relative_to(workspace).parts), root.scope, root.source
+            )
+        if root.source == "native" and not _non_empty_dir(Path(root.path).parent):  # <proj>/.xcsh, ~/.xcsh/agent
+            continue
+        roots.append(root)
+    return roots
+
+
+def _non_empty_dir(path: Path) -> bool:
+    try:
+        with os.scandir(path) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return False
 
 
 def _dedupe_keep_last(roots: list[SkillRootInput]) -> list[SkillRootInput]:

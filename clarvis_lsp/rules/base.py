@@ -83,6 +83,12 @@ def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.75) -> st
     return None
 
 
+def one_of(words: Sequence[str], quote: str = "`") -> str:
+    """Choices for a message, each quoted: ``one_of(("off", "on", "review"))`` is ```off`, `on` or `review```."""
+    quoted = [f"{quote}{word}{quote}" for word in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
 def did_you_mean(word: str, candidates: Sequence[str]) -> str:
     """A message tail: ` Did you mean "x"?` or the empty string."""
     suggestion = closest(word, candidates)

@@ -1,8 +1,8 @@
 """The ``hooks/*`` rules: hook objects wherever they appear (settings.json, plugin.json, ``hooks/hooks.json``),
-and the run-wide limit of 128 hooks.
+and the run-wide limit on the number of hooks.
 
 Each field of a hook is checked on its own, so a misspelled event never hides a bad timeout or a bad regex.
-The event list and its classes mirror ``schemas/hook.schema.json`` (a test keeps the two equal).
+The events, their classes, the fields and the limits come from ``clarvis_lsp.knowledge.hooks`` (the schemas).
 
 ``match.args`` values are JavaScript regular expressions; ``js_regex_error`` checks their syntax with a small
 scanner of the ECMAScript grammar in its default (non-``u``) mode with the Annex B extensions browsers and
@@ -23,6 +23,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject, parse_json
+from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.hooks import (
+    CONTROL_EVENTS,
+    DOCUMENT_FIELDS,
+    EVENT_CLASS,
+    EVENTS,
+    HOOK_FIELDS,
+    MATCH_FIELDS,
+    MAX_PER_RUN,
+    MAX_PER_SOURCE,
+    ON_FAILURE_VALUES,
+    TIMEOUT_MAX,
+    TIMEOUT_MIN,
+    TOOL_EVENTS,
+)
 from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
@@ -30,43 +45,14 @@ from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
 from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field, value_range
 
-CONTROL_EVENTS: tuple[str, ...] = ("pre_tool_use", "post_tool_use", "pre_finalize", "pre_delegate_task")
-OBSERVER_EVENTS: tuple[str, ...] = (
-    "run_start",
-    "run_end",
-    "subagent_complete",
-    "model_call_error",
-    "budget_exhausted",
-    "user_steer",
-)
-CONTEXT_EVENTS: tuple[str, ...] = ("session_start",)
-COMPACTION_EVENTS: tuple[str, ...] = ("pre_compact",)
-EVENTS: tuple[str, ...] = CONTROL_EVENTS + OBSERVER_EVENTS + CONTEXT_EVENTS + COMPACTION_EVENTS
-TOOL_EVENTS: tuple[str, ...] = ("pre_tool_use", "post_tool_use")
-EVENT_CLASS: dict[str, str] = {
-    **dict.fromkeys(CONTROL_EVENTS, "control"),
-    **dict.fromkeys(OBSERVER_EVENTS, "observer"),
-    **dict.fromkeys(CONTEXT_EVENTS, "context"),
-    **dict.fromkeys(COMPACTION_EVENTS, "compaction context"),
-}
-HOOK_FIELDS: tuple[str, ...] = ("event", "command", "match", "timeout_ms", "on_failure")
-MATCH_FIELDS: tuple[str, ...] = ("tool", "args")
-ON_FAILURE_VALUES: tuple[str, ...] = ("pass", "deny")
-TIMEOUT_MIN = 1
-TIMEOUT_MAX = 60_000
-MAX_HOOKS_PER_SOURCE = 64
-MAX_HOOKS_PER_RUN = 128
-
 UNKNOWN_EVENT = rule(
     "hooks/unknown-event",
     Severity.ERROR,
-    "A hook's `event` is missing or is not one of the 12 Clarvis events.",
+    f"A hook's `event` is missing or is not one of the {len(EVENTS)} Clarvis events.",
     why="A hook fires only on an exact event name; `PreToolUse` or `pre-tool-use` is not an event, so the hook "
     "silently never runs.",
     example='{"event": "PreToolUse", "command": "./guard.sh"}',
-    fix="Use one of pre_tool_use, post_tool_use, pre_finalize, pre_delegate_task, run_start, run_end, "
-    "subagent_complete, model_call_error, budget_exhausted, user_steer, session_start, pre_compact "
-    "(the message suggests the closest).",
+    fix=f"Use one of {', '.join(EVENTS)} (the message suggests the closest).",
     file_kind="hooks",
 )
 MISSING_COMMAND = rule(
@@ -81,18 +67,17 @@ MISSING_COMMAND = rule(
 MATCH_ON_NON_TOOL_EVENT = rule(
     "hooks/match-on-non-tool-event",
     Severity.ERROR,
-    "`match` on an event other than the tool events `pre_tool_use` and `post_tool_use`.",
+    f"`match` on an event other than the tool events {' and '.join(f'`{event}`' for event in TOOL_EVENTS)}.",
     why="Only tool events have a tool and arguments to match; on any other event `match` is invalid.",
     example='{"event": "run_end", "command": "./notify.sh", "match": {"tool": "shell"}}',
-    fix="Remove `match`, or use `pre_tool_use`/`post_tool_use` as the event.",
+    fix=f"Remove `match`, or use {'/'.join(f'`{event}`' for event in TOOL_EVENTS)} as the event.",
     file_kind="hooks",
 )
 DENY_ON_NON_CONTROL_EVENT = rule(
     "hooks/deny-on-non-control-event",
     Severity.ERROR,
     '`on_failure: "deny"` on an observer, context or compaction-context event.',
-    why="Only control events (pre_tool_use, post_tool_use, pre_finalize, pre_delegate_task) can deny; the "
-    "others cannot block the run.",
+    why=f"Only control events ({', '.join(CONTROL_EVENTS)}) can deny; the others cannot block the run.",
     example='{"event": "run_end", "command": "./notify.sh", "on_failure": "deny"}',
     fix='Use `"on_failure": "pass"` (or leave it out), or move the hook to a control event.',
     file_kind="hooks",
@@ -100,10 +85,10 @@ DENY_ON_NON_CONTROL_EVENT = rule(
 INVALID_TIMEOUT = rule(
     "hooks/invalid-timeout",
     Severity.ERROR,
-    "`timeout_ms` is not an integer from 1 to 60000.",
+    f"`timeout_ms` is not an integer from {TIMEOUT_MIN} to {TIMEOUT_MAX}.",
     why="The timeout is in milliseconds and capped at one minute; other values are rejected.",
     example='{"event": "run_end", "command": "./notify.sh", "timeout_ms": 120000}',
-    fix="Write an integer number of milliseconds between 1 and 60000.",
+    fix=f"Write an integer number of milliseconds between {TIMEOUT_MIN} and {TIMEOUT_MAX}.",
     file_kind="hooks",
 )
 INVALID_REGEX = rule(
@@ -139,20 +124,22 @@ UNKNOWN_FIELD = rule(
 TOO_MANY = rule(
     "hooks/too-many",
     Severity.ERROR,
-    "More than 64 hooks in one settings file or one plugin.",
-    why="One settings source or plugin declares at most 64 hooks.",
-    example='"hooks": [ ...65 hook objects... ]',
-    fix="Keep at most 64 hooks in this source: merge hooks that run on the same event, or move some elsewhere.",
+    f"More than {MAX_PER_SOURCE} hooks in one settings file or one plugin.",
+    why=f"One settings source or plugin declares at most {MAX_PER_SOURCE} hooks.",
+    example=f'"hooks": [ ...{MAX_PER_SOURCE + 1} hook objects... ]',
+    fix=f"Keep at most {MAX_PER_SOURCE} hooks in this source: merge hooks that run on the same event, or move some "
+    "elsewhere.",
     file_kind="hooks",
 )
 RUN_LIMIT = rule(
     "hooks/run-limit",
     Severity.WARNING,
-    "Personal, workspace and enabled-plugin hooks together exceed 128: the ones past 128 do not run.",
-    why="One run uses at most 128 hooks: personal settings first, then workspace settings, then the enabled "
-    "plugins in enabledPlugins order. The rest are dropped without a message.",
+    f"Personal, workspace and enabled-plugin hooks together exceed {MAX_PER_RUN}: the ones past {MAX_PER_RUN} do "
+    "not run.",
+    why=f"One run uses at most {MAX_PER_RUN} hooks: personal settings first, then workspace settings, then the "
+    "enabled plugins in enabledPlugins order. The rest are dropped without a message.",
     example="~/.clarvis/settings.json: 60 hooks, .clarvis/settings.json: 50 hooks, plugin lint: 30 hooks",
-    fix="Remove hooks you do not need, or disable a plugin in enabledPlugins, until at most 128 remain.",
+    fix=f"Remove hooks you do not need, or disable a plugin in enabledPlugins, until at most {MAX_PER_RUN} remain.",
     file_kind="hooks",
 )
 
@@ -293,7 +280,7 @@ def _check_match(document: JsonDocument, hook: JsonObject, event: str | None, fi
         findings.add(
             MATCH_ON_NON_TOOL_EVENT.code,
             document.key_range(member),
-            f'"match" applies only to the tool events pre_tool_use and post_tool_use, not to "{event}" '
+            f'"match" applies only to the tool events {" and ".join(TOOL_EVENTS)}, not to "{event}" '
             f"({EVENT_CLASS[event]} event): remove it or change the event.",
             fixes=[Fix('Remove "match"', (remove_member(document, member, findings.path),), safe=False)],
         )
@@ -415,7 +402,8 @@ def _check_on_failure(document: JsonDocument, hook: JsonObject, event: str | Non
         findings.add(
             INVALID_VALUE.code,
             value_range(document, value),
-            f'"on_failure" must be "pass" or "deny" (deny only on control events), not {shown}.',
+            f'"on_failure" must be {" or ".join(json_string(value) for value in ON_FAILURE_VALUES)} (deny only on '
+            f"control events), not {shown}.",
             fixes=fixes,
         )
         return
@@ -457,16 +445,16 @@ def check_hook_list(document: JsonDocument, node: JsonNode, findings: Findings, 
         return
     for item in node.items:
         check_hook(document, item, findings, owner=owner)
-    if len(node.items) > MAX_HOOKS_PER_SOURCE:
-        first_extra = node.items[MAX_HOOKS_PER_SOURCE]
+    if len(node.items) > MAX_PER_SOURCE:
+        first_extra = node.items[MAX_PER_SOURCE]
         where = document.key_range(node.member) if node.member is not None else opening(document, node)
         findings.add(
             TOO_MANY.code,
             where,
             f"{owner[:1].upper()}{owner[1:]} declares {len(node.items)} hooks; one settings file or plugin may "
-            f"declare at most {MAX_HOOKS_PER_SOURCE}: remove {len(node.items) - MAX_HOOKS_PER_SOURCE} of them "
+            f"declare at most {MAX_PER_SOURCE}: remove {len(node.items) - MAX_PER_SOURCE} of them "
             "or merge hooks that run on the same event.",
-            related=[Related(findings.path, value_range(document, first_extra), f"hook #{MAX_HOOKS_PER_SOURCE + 1}")],
+            related=[Related(findings.path, value_range(document, first_extra), f"hook #{MAX_PER_SOURCE + 1}")],
         )
 
 
@@ -488,8 +476,8 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
         )
         return
     for member in node.members:
-        if member.key != "hooks":
-            _unknown_field(document, member, ("hooks",), findings, "a hooks document")
+        if member.key not in DOCUMENT_FIELDS:
+            _unknown_field(document, member, DOCUMENT_FIELDS, findings, "a hooks document")
     hooks = node.get("hooks")
     if hooks is None:
         findings.add(
@@ -549,7 +537,7 @@ def _settings_source(label: str, path: Path, read_text: Callable[[Path], str | N
 def _plugin_source(name: str, directory: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
     """The hooks a plugin contributes: plugin.json's ``hooks`` (inline or a relative path), else hooks/hooks.json."""
     label = f'plugin "{name}"'
-    manifest_path = directory / "plugin.json"
+    manifest_path = directory / layout.PLUGIN_MANIFEST
     text = read_text(manifest_path)
     if text is not None:
         manifest = parse_json(text)
@@ -572,7 +560,7 @@ def _plugin_source(name: str, directory: Path, read_text: Callable[[Path], str |
                 document = parse_json(hooks_text)
                 return HookSource(label, target, document, tuple(hook_objects(document.root)))
             return None
-    hooks_path = directory / "hooks" / "hooks.json"
+    hooks_path = directory / layout.PLUGIN_HOOKS_FILE
     hooks_text = read_text(hooks_path)
     if hooks_text is None:
         return None
@@ -586,10 +574,8 @@ def hook_sources(
     """Every source of hooks for one run, in the order Clarvis takes them."""
     sources: list[HookSource | None] = []
     if include_user:
-        sources.append(_settings_source("personal settings", context.home / ".clarvis" / "settings.json", read_text))
-    sources.append(
-        _settings_source("workspace settings", context.workspace_dir / ".clarvis" / "settings.json", read_text)
-    )
+        sources.append(_settings_source("personal settings", layout.settings_file(context.home), read_text))
+    sources.append(_settings_source("workspace settings", layout.settings_file(context.workspace_dir), read_text))
     seen: set[str] = set()
     for name in context.enabled_plugins:
         plugin = context.plugins.get(name)
@@ -611,10 +597,10 @@ def _hook_range(document: JsonDocument, hook: JsonObject) -> Range:
 def check_run_limit(
     context: JsonFileContext, *, include_user: bool, read_text: Callable[[Path], str | None]
 ) -> list[Diagnostic]:
-    """``hooks/run-limit``: one warning on each hook past the 128th of the run, in run order."""
+    """``hooks/run-limit``: one warning on each hook past the run's limit (``MAX_PER_RUN``), in run order."""
     sources = hook_sources(context, include_user=include_user, read_text=read_text)
     total = sum(len(source.hooks) for source in sources)
-    if total <= MAX_HOOKS_PER_RUN:
+    if total <= MAX_PER_RUN:
         return []
     diagnostics: list[Diagnostic] = []
     position = 0
@@ -622,7 +608,7 @@ def check_run_limit(
         earlier = [other for other in sources[:index] if other.hooks]
         for within, hook in enumerate(source.hooks):
             position += 1
-            if position <= MAX_HOOKS_PER_RUN:
+            if position <= MAX_PER_RUN:
                 continue
             before = [f"{other.label}: {len(other.hooks)}" for other in earlier]
             if within:
@@ -636,7 +622,7 @@ def check_run_limit(
                 RUN_LIMIT.code,
                 _hook_range(source.document, hook),
                 f"This hook of {source.label} will not run: it is hook {position} of {total} and one run uses at "
-                f"most {MAX_HOOKS_PER_RUN} ({'; '.join(before) or 'nothing'} come first). Remove hooks you do not "
+                f"most {MAX_PER_RUN} ({'; '.join(before) or 'nothing'} come first). Remove hooks you do not "
                 "need or disable a plugin in enabledPlugins.",
                 related=related,
             )

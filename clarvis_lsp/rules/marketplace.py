@@ -2,7 +2,8 @@
 
 marketplace.json is tolerant: Clarvis reports unknown and defaulted fields and omits entries it cannot use
 (no usable ``name`` or ``source``) instead of failing. These rules say the same things in the editor, each on
-the key or value concerned, so a mistake in one entry never hides another.
+the key or value concerned, so a mistake in one entry never hides another. The fields of the catalogue and of an
+entry come from ``clarvis_lsp.knowledge.marketplace`` (the schema).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.knowledge import marketplace as facts
 from clarvis_lsp.model import Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
@@ -17,8 +19,6 @@ from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string
 from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_fields
 
-ROOT_FIELDS: tuple[str, ...] = ("name", "displayName", "description", "plugins")
-ENTRY_FIELDS: tuple[str, ...] = ("name", "source", "path", "description", "displayName", "homepage", "category")
 GIT_URL = re.compile(r"(?:https?|ssh|git)://[^\s/]+/\S+\Z")
 SSH_ORIGIN = re.compile(r"[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:\S+\Z")
 SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
@@ -112,10 +112,11 @@ def check_marketplace(document: JsonDocument, context: JsonFileContext, findings
             f"not {kind_phrase(root)}.",
         )
         return
-    report_unknown_fields(document, root, ROOT_FIELDS, findings, code=UNKNOWN_FIELD.code, where="the marketplace")
+    report_unknown_fields(document, root, facts.ROOT_FIELDS, findings, code=UNKNOWN_FIELD.code, where="the marketplace")
     _check_defaulted(document, root, findings)
-    for key in ("name", "displayName", "description"):
-        _check_string(document, root, key, "the marketplace", findings, non_empty=key == "name")
+    for field in facts.ROOT_FIELD.values():
+        if field.types == ("string",):
+            _check_string(document, root, field.name, "the marketplace", findings, non_empty=field.min_length > 0)
     plugins = root.value_of("plugins")
     if plugins is None:
         return
@@ -194,14 +195,17 @@ def _check_entry(
     if _usable(name):
         assert name is not None and isinstance(name.value, str)
         label = f'entry "{name.value}"'
-    report_unknown_fields(document, entry, ENTRY_FIELDS, findings, code=UNKNOWN_FIELD.code, where=f"plugin {label}")
+    report_unknown_fields(
+        document, entry, facts.ENTRY_FIELDS, findings, code=UNKNOWN_FIELD.code, where=f"plugin {label}"
+    )
     _check_required(document, entry, name_member, "name", label, findings)
     source_member = entry.get("source")
     _check_required(document, entry, source_member, "source", label, findings)
     if source_member is not None and source_member.value is not None and _usable(source_member.value):
         _check_source(document, source_member.value, label, findings)
-    for key in ("description", "displayName", "category"):
-        _check_string(document, entry, key, f"plugin {label}", findings)
+    for field in facts.ENTRY_FIELD.values():
+        if field.plain:  # constrained fields have checks of their own below
+            _check_string(document, entry, field.name, f"plugin {label}", findings)
     _check_path(document, entry, label, findings)
     _check_homepage(document, entry, label, findings)
     if name is not None and _usable(name):

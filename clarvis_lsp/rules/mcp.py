@@ -2,8 +2,8 @@
 
 Each server is checked field by field, so one bad field never hides another. The transport (``type``, default
 ``stdio``) decides which fields are required and which are forbidden; when ``type`` itself is unknown only the
-transport-independent checks run, because which fields belong is then a guess. Field knowledge mirrors
-``schemas/mcp-server.schema.json`` (a test keeps the two equal).
+transport-independent checks run, because which fields belong is then a guess. The transports, the fields
+and what each transport requires or forbids come from ``clarvis_lsp.knowledge.mcp`` (the schema).
 
 ``${VAR}`` interpolation in ``env`` and ``headers`` values is checked for its syntax only: the environment is
 never read and no variable's value is ever printed.
@@ -14,24 +14,31 @@ from __future__ import annotations
 import re
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.knowledge import mcp
 from clarvis_lsp.model import Fix, Severity
-from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.rules.base import Findings, closest, one_of
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value, source_offsets
 from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
 
-TRANSPORTS: tuple[str, ...] = ("stdio", "http", "sse")
-DEFAULT_TRANSPORT = "stdio"
-SERVER_FIELDS: tuple[str, ...] = ("type", "command", "args", "env", "shared", "url", "headers", "resources")
-STDIO_ONLY: tuple[str, ...] = ("command", "args", "env", "shared")
-REMOTE_ONLY: tuple[str, ...] = ("url", "headers")
-URL_PATTERN = re.compile(r"https?://\S+\Z")
 VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _forbidden_by_transport() -> str:
+    """What each transport forbids, transports forbidding the same fields together: "`url`, `headers` on stdio; …"."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for transport in mcp.TRANSPORTS:
+        groups.setdefault(mcp.FORBIDDEN[transport], []).append(transport)
+    return "; ".join(
+        f"{', '.join(f'`{field}`' for field in fields)} on {'/'.join(transports)}"
+        for fields, transports in groups.items()
+    )
+
 
 UNKNOWN_TYPE = rule(
     "mcp/unknown-type",
     Severity.ERROR,
-    "An MCP server's `type` is not `stdio`, `http` or `sse`.",
+    f"An MCP server's `type` is not {one_of(mcp.TRANSPORTS)}.",
     why="The type selects the transport; Clarvis cannot connect to a server of an unknown type.",
     example='"mcpServers": {"docs": {"type": "websocket", "url": "wss://example.com"}}',
     fix="Use `stdio` (a local process, the default), `http` or `sse`.",
@@ -58,8 +65,7 @@ MISSING_URL = rule(
 FIELD_NOT_ALLOWED = rule(
     "mcp/field-not-allowed",
     Severity.ERROR,
-    "A field that the server's transport forbids (`url`/`headers` on stdio; `command`, `args`, `env`, `shared` on "
-    "http/sse).",
+    f"A field that the server's transport forbids ({_forbidden_by_transport()}).",
     why="stdio servers are local processes and remote servers are URLs; Clarvis rejects a server that mixes them.",
     example='"mcpServers": {"docs": {"type": "http", "url": "https://x", "command": "docs-server"}}',
     fix="Remove the field, or change `type` to the transport it belongs to.",
@@ -153,16 +159,16 @@ def check_mcp_server(document: JsonDocument, owner: JsonMember, server: JsonNode
         return
     transport = _check_type(document, server, findings)
     forbidden: tuple[str, ...] = ()
-    if transport == "stdio":
-        forbidden = REMOTE_ONLY
-        _check_command(document, owner, server, findings)
-    elif transport in ("http", "sse"):
-        forbidden = STDIO_ONLY
-        _check_url(document, owner, server, transport, findings)
+    if transport is not None:
+        forbidden = mcp.FORBIDDEN[transport]
+        if "command" in mcp.REQUIRED[transport]:
+            _check_command(document, owner, server, findings)
+        if "url" in mcp.REQUIRED[transport]:
+            _check_url(document, owner, server, transport, findings)
     for member in server.members:
         if member.key in forbidden:
             _report_forbidden(document, member, transport or "", findings)
-        elif member.key not in SERVER_FIELDS:
+        elif member.key not in mcp.FIELDS:
             _unknown_field(document, member, findings)
         elif member.value is not None and server.get(member.key) is member:
             _check_field_type(document, member, member.value, findings)
@@ -172,14 +178,14 @@ def _check_type(document: JsonDocument, server: JsonObject, findings: Findings) 
     """The server's transport, or None when ``type`` is not a known one (reported)."""
     member = server.get("type")
     if member is None:
-        return DEFAULT_TRANSPORT
+        return mcp.DEFAULT_TRANSPORT
     value = member.value
     if value is None:
         return None
-    if is_string(value) and value.value in TRANSPORTS:
+    if is_string(value) and value.value in mcp.TRANSPORTS:
         return str(value.value)
     written = value.value if is_string(value) else None
-    suggestion = closest(str(written), TRANSPORTS, cutoff=0.6) if written else None
+    suggestion = closest(str(written), mcp.TRANSPORTS, cutoff=0.6) if written else None
     fixes: list[Fix] = []
     if suggestion is not None:
         fixes.append(
@@ -229,7 +235,7 @@ def _check_url(
     value = member.value
     if value is None or not is_string(value):
         return  # a non-string url is mcp/invalid-value
-    if URL_PATTERN.match(str(value.value)) is None:
+    if mcp.URL_PATTERN.match(str(value.value)) is None:
         findings.add(
             MISSING_URL.code,
             document.node_range(value),
@@ -239,7 +245,7 @@ def _check_url(
 
 
 def _report_forbidden(document: JsonDocument, member: JsonMember, transport: str, findings: Findings) -> None:
-    if member.key in REMOTE_ONLY:
+    if transport == "stdio":
         reason = f'"{member.key}" is only for the http and sse transports; a stdio server uses "command"'
         if transport == "stdio" and member.parent.get("type") is None:
             reason += ' (a server without "type" is stdio)'
@@ -257,7 +263,7 @@ def _unknown_field(document: JsonDocument, member: JsonMember, findings: Finding
     report_unknown_field(
         document,
         member,
-        SERVER_FIELDS,
+        mcp.FIELDS,
         findings,
         code=UNKNOWN_FIELD.code,
         message=f'Unknown MCP server field "{member.key}": Clarvis does not act on it.',
@@ -269,28 +275,32 @@ def _invalid(document: JsonDocument, node: JsonNode, findings: Findings, message
 
 
 def _check_field_type(document: JsonDocument, member: JsonMember, value: JsonNode, findings: Findings) -> None:
+    """Check a value against the JSON type the schema gives its field (``type`` itself is ``mcp/unknown-type``'s)."""
     key = member.key
-    if key in ("command", "url"):
+    types = mcp.FIELD[key].types
+    if key == "type":
+        return
+    if types == ("string",):
         if not is_string(value):
             _invalid(document, value, findings, f'"{key}" must be a string, not {kind_phrase(value)}.')
-    elif key in ("shared", "resources"):
+    elif types == ("boolean",):
         if value.kind != "boolean":
             _invalid(document, value, findings, f'"{key}" must be true or false, not {kind_phrase(value)}.')
-    elif key == "args":
+    elif types == ("array",):
         if not isinstance(value, JsonArray):
             _invalid(
                 document,
                 value,
                 findings,
-                f'"args" must be an array of strings such as ["serve"], not {kind_phrase(value)}.',
+                f'"{key}" must be an array of strings such as ["serve"], not {kind_phrase(value)}.',
             )
             return
         for item in value.items:
             if not is_string(item):
                 _invalid(
-                    document, item, findings, f'Each "args" entry must be a string, not {kind_phrase(item)}: quote it.'
+                    document, item, findings, f'Each "{key}" entry must be a string, not {kind_phrase(item)}: quote it.'
                 )
-    elif key in ("env", "headers"):
+    elif types == ("object",):
         if not isinstance(value, JsonObject):
             _invalid(
                 document,

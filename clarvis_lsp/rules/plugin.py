@@ -4,7 +4,7 @@ plugin.json is tolerant: Clarvis reports unknown fields and never acts on them, 
 its own and one broken field never hides another finding. The manifest's inline ``hooks`` and ``mcpServers``
 are handed to the ``hooks/*`` and ``mcp/*`` families. Paths the manifest names are resolved against the plugin
 directory; one that leaves it (``../x``, an absolute path, a URL, a symlink pointing outside) is reported and
-never read (SPEC §9).
+never read (SPEC §9). The fields, run policies and platforms come from ``clarvis_lsp.knowledge.plugin``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from pathlib import Path
 
 from clarvis_lsp.discovery import SkillRoot, scan_root
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge import plugin as facts
 from clarvis_lsp.model import Fix, Range, Related, Severity
-from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.rules.base import Findings, closest, one_of
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hooks_value
@@ -24,40 +26,10 @@ from clarvis_lsp.rules.jsonedit import json_string, rename_key, replace_value
 from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_fields
 from clarvis_lsp.rules.mcp import check_mcp_servers
 
-NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
-SEMVER_PATTERN = re.compile(
-    r"(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)"
-    r"(?:-(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?"
-    r"(?:\+[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*)?\Z"
-)
-KNOWN_FIELDS: tuple[str, ...] = (
-    "name",
-    "version",
-    "description",
-    "author",
-    "mcpServers",
-    "hooks",
-    "bootstrapSkill",
-    "capabilityExecutables",
-    "capabilityRunPolicies",
-)
-EXECUTABLE_FIELDS: tuple[str, ...] = ("command", "args", "env", "timeout_ms", "platforms")
-OVERRIDE_FIELDS: tuple[str, ...] = ("command", "args", "env", "timeout_ms")
-RUN_POLICIES: tuple[str, ...] = ("off", "on", "review")
-# Node's process.platform values: the keys Clarvis can match a platform override against.
-PLATFORMS: tuple[str, ...] = (
-    "aix",
-    "android",
-    "darwin",
-    "freebsd",
-    "haiku",
-    "linux",
-    "netbsd",
-    "openbsd",
-    "sunos",
-    "win32",
-    "cygwin",
-)
+_TIMEOUT_DEFAULT = facts.EXECUTABLE_TIMEOUT_DEFAULT
+_POLICIES = one_of(facts.RUN_POLICIES, quote='"')  # the run policies as the messages list them
+
+# Names people write for a Node.js platform, and the platform they mean.
 PLATFORM_ALIASES = {
     "windows": "win32",
     "win": "win32",
@@ -67,7 +39,6 @@ PLATFORM_ALIASES = {
     "osx": "darwin",
     "macosx": "darwin",
 }
-HOOKS_FILE = Path("hooks") / "hooks.json"
 
 MISSING_NAME = rule(
     "plugin/missing-name",
@@ -151,7 +122,8 @@ UNKNOWN_BOOTSTRAP_SKILL = rule(
 INVALID_EXECUTABLE = rule(
     "plugin/invalid-executable",
     Severity.ERROR,
-    "A capability executable has no `command`, or a malformed `args`, `env`, `timeout_ms` or `platforms`.",
+    "A capability executable has no `command`, or a malformed "
+    f"{one_of(tuple(field for field in facts.EXECUTABLE_FIELDS if field != 'command'))}.",
     why="Clarvis starts the capability service from this declaration; without a command, or with fields of "
     "the wrong shape, the service cannot start once the plugin is selected as the capability's provider.",
     example='{\n  "name": "quality",\n  "capabilityExecutables": {\n    "memory": { "args": "serve" }\n  }\n}',
@@ -162,10 +134,10 @@ INVALID_EXECUTABLE = rule(
 INVALID_RUN_POLICY = rule(
     "plugin/invalid-run-policy",
     Severity.ERROR,
-    "A `capabilityRunPolicies` value other than `off`, `on` or `review`.",
+    f"A `capabilityRunPolicies` value other than {one_of(facts.RUN_POLICIES)}.",
     why="Plans reads the policy of each skill of the plugin; any other value is not a policy.",
     example='{\n  "name": "quality",\n  "capabilityRunPolicies": { "release-plan": "reveiw" }\n}',
-    fix='Use "off", "on" or "review".',
+    fix=f"Use {_POLICIES}.",
     file_kind="plugin",
 )
 HOOKS_JSON_IGNORED = rule(
@@ -196,7 +168,7 @@ def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Fin
         return
     plugin_dir = context.path.parent
     _check_name(document, root, context, findings)
-    report_unknown_fields(document, root, KNOWN_FIELDS, findings, code=UNKNOWN_FIELD.code, where="plugin.json")
+    report_unknown_fields(document, root, facts.FIELDS, findings, code=UNKNOWN_FIELD.code, where="plugin.json")
     _check_version(document, root, findings)
     _check_description(document, root, findings)
     _check_author(document, root, findings)
@@ -215,7 +187,7 @@ def _directory_name(context: JsonFileContext) -> str:
 
 
 def _in_plugins_directory(context: JsonFileContext) -> bool:
-    return context.path.parent.parent.name == "plugins"
+    return context.path.parent.parent.name == layout.PLUGINS_DIR
 
 
 def _members(node: JsonObject) -> list[JsonMember]:
@@ -232,7 +204,7 @@ def _is_nonempty_string(node: JsonNode | None) -> bool:
 
 def _check_name(document: JsonDocument, root: JsonObject, context: JsonFileContext, findings: Findings) -> None:
     directory = _directory_name(context)
-    directory_is_valid = bool(NAME_PATTERN.match(directory))
+    directory_is_valid = bool(facts.NAME_PATTERN.match(directory))
     member = root.get("name")
     if member is None or member.value is None:
         findings.add(
@@ -264,9 +236,9 @@ def _check_name(document: JsonDocument, root: JsonObject, context: JsonFileConte
             fixes=_set_name_fix(document, node, directory, directory_is_valid, findings.path, safe=True),
         )
         return
-    if not NAME_PATTERN.match(value):
+    if not facts.NAME_PATTERN.match(value):
         lowered = value.lower()
-        hint = f" (for example {json_string(lowered)})" if NAME_PATTERN.match(lowered) else ""
+        hint = f" (for example {json_string(lowered)})" if facts.NAME_PATTERN.match(lowered) else ""
         findings.add(
             INVALID_NAME.code,
             document.node_range(node),
@@ -321,7 +293,7 @@ def _check_version(document: JsonDocument, root: JsonObject, findings: Findings)
             f'"version" must be a semantic version string such as "1.0.0", not {kind_phrase(node)}{hint}.',
         )
         return
-    if not SEMVER_PATTERN.match(node.value):
+    if not facts.VERSION_PATTERN.match(node.value):
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),
@@ -421,7 +393,7 @@ def _check_hooks(
         target = _check_relative_path(
             document, node, plugin_dir, "hooks", findings, follow_symlinks=context.registry.config.follow_symlinks
         )
-        reads_hooks_json = target is not None and _same_file(target, plugin_dir / HOOKS_FILE)
+        reads_hooks_json = target is not None and _same_file(target, plugin_dir / layout.PLUGIN_HOOKS_FILE)
     else:
         findings.add(
             INVALID_VALUE.code,
@@ -429,7 +401,7 @@ def _check_hooks(
             f'"hooks" must be an array of hooks, a hooks document {{"hooks": [...]}} or a relative path to one, '
             f"not {kind_phrase(node)}.",
         )
-    hooks_json = plugin_dir / HOOKS_FILE
+    hooks_json = plugin_dir / layout.PLUGIN_HOOKS_FILE
     if not reads_hooks_json and _is_file(hooks_json):
         findings.add(
             HOOKS_JSON_IGNORED.code,
@@ -531,7 +503,7 @@ def _within(path: str, directory: str) -> bool:
 
 def _plugin_skill_names(plugin_dir: Path, context: JsonFileContext) -> list[str]:
     """The frontmatter names of the skills in ``<plugin>/skills/``: from discovery when it scanned them."""
-    skills_dir = os.path.normpath(plugin_dir / "skills")
+    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
     registry = context.registry
     for scan in registry.scans:
         if os.path.normpath(scan.root.path) == skills_dir:
@@ -616,7 +588,7 @@ def _check_executables(document: JsonDocument, root: JsonObject, findings: Findi
         report_unknown_fields(
             document,
             executable,
-            EXECUTABLE_FIELDS,
+            facts.EXECUTABLE_FIELDS,
             findings,
             code=UNKNOWN_FIELD.code,
             where=f'the executable of capability "{capability}"',
@@ -646,8 +618,8 @@ def _check_executables(document: JsonDocument, root: JsonObject, findings: Findi
 
 
 def _check_platform(document: JsonDocument, platform: JsonMember, capability: str, findings: Findings) -> None:
-    if platform.key not in PLATFORMS:
-        suggestion = PLATFORM_ALIASES.get(platform.key.lower()) or closest(platform.key, PLATFORMS)
+    if platform.key not in facts.PLATFORMS:
+        suggestion = PLATFORM_ALIASES.get(platform.key.lower()) or closest(platform.key, facts.PLATFORMS)
         fixes = []
         if suggestion is not None and platform.parent.get(suggestion) is None:
             fixes.append(
@@ -678,7 +650,7 @@ def _check_platform(document: JsonDocument, platform: JsonMember, capability: st
     report_unknown_fields(
         document,
         override,
-        OVERRIDE_FIELDS,
+        facts.OVERRIDE_FIELDS,
         findings,
         code=UNKNOWN_FIELD.code,
         where=f'the "{platform.key}" override of capability "{capability}"',
@@ -738,15 +710,15 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
             findings.add(
                 INVALID_EXECUTABLE.code,
                 document.node_range(timeout),
-                f'"timeout_ms" of {where} must be a whole number of milliseconds (default 30000), not '
+                f'"timeout_ms" of {where} must be a whole number of milliseconds (default {_TIMEOUT_DEFAULT}), not '
                 f"{kind_phrase(timeout)}.",
             )
         elif (isinstance(value, float) and not value.is_integer()) or value < 1:
             findings.add(
                 INVALID_EXECUTABLE.code,
                 document.node_range(timeout),
-                f'"timeout_ms" of {where} must be a positive whole number of milliseconds (default 30000), '
-                f"not {document.text[timeout.start : timeout.end]}.",
+                f'"timeout_ms" of {where} must be a positive whole number of milliseconds '
+                f"(default {_TIMEOUT_DEFAULT}), not {document.text[timeout.start : timeout.end]}.",
             )
 
 
@@ -761,26 +733,25 @@ def _check_run_policies(document: JsonDocument, root: JsonObject, findings: Find
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),
-            f'"capabilityRunPolicies" must be an object mapping a Plans skill to "off", "on" or "review", not '
-            f"{kind_phrase(node)}.",
+            f'"capabilityRunPolicies" must be an object mapping a Plans skill to {_POLICIES}, not {kind_phrase(node)}.',
         )
         return
     for member in _members(node):
         value = member.value
         if value is None:
             continue
-        if value.kind == "string" and value.value in RUN_POLICIES:
+        if value.kind == "string" and value.value in facts.RUN_POLICIES:
             continue
         suggestion: str | None = None
         if value.kind == "string" and isinstance(value.value, str):
-            suggestion = closest(value.value, RUN_POLICIES)
+            suggestion = closest(value.value, facts.RUN_POLICIES)
             shown = json_string(value.value)
         else:
             if value.kind == "boolean":
                 suggestion = "on" if value.value else "off"
             shown = document.text[value.start : value.end] if value.kind != "invalid" else kind_phrase(value)
         fixes = []
-        message = f'Run policy {shown} of "{member.key}" is not a policy: use "off", "on" or "review".'
+        message = f'Run policy {shown} of "{member.key}" is not a policy: use {_POLICIES}.'
         if suggestion is not None:
             message += f' Did you mean "{suggestion}"?'
             fixes.append(

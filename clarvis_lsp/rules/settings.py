@@ -1,15 +1,14 @@
 """The ``settings/*`` rules: ``~/.clarvis/settings.json`` and ``<ws>/.clarvis/settings.json`` (strict).
 
 Every top-level field is checked on its own; the hooks and MCP servers inside are handed to the ``hooks/*`` and
-``mcp/*`` rules. Field knowledge mirrors ``schemas/settings.schema.json`` (a test keeps the two equal).
+``mcp/*`` rules. The fields and the ones workspace trust holds back come from ``clarvis_lsp.knowledge.settings``.
 Only files recognised as settings reach these rules: a ``.vscode/settings.json`` never does (``kinds.py``).
 """
 
 from __future__ import annotations
 
-import re
-
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.knowledge import settings as facts
 from clarvis_lsp.model import Fix, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
@@ -18,20 +17,6 @@ from clarvis_lsp.rules.hooks import check_hook_list
 from clarvis_lsp.rules.jsonedit import json_string, remove_item, replace_value
 from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
 from clarvis_lsp.rules.mcp import check_mcp_servers
-
-PROVIDER_FIELDS: tuple[str, ...] = ("memory", "plans", "tasks")
-KNOWN_FIELDS: tuple[str, ...] = (
-    "$schema",
-    "hooks",
-    "mcpServers",
-    "marketplaces",
-    "enabledPlugins",
-    *PROVIDER_FIELDS,
-    "model",
-)
-TRUST_FIELDS: tuple[str, ...] = ("hooks", "mcpServers", "enabledPlugins", "marketplaces")
-# Same as the ``marketplaces`` items pattern of schemas/settings.schema.json.
-GIT_URL = re.compile(r"(?:(?:https?|ssh|git)://[^\s/]+/\S+|[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:\S+)\Z")
 
 UNKNOWN_FIELD = rule(
     "settings/unknown-field",
@@ -51,7 +36,8 @@ INVALID_VALUE = rule(
     why="Clarvis rejects a settings file whose fields do not have the documented shape.",
     example='{"hooks": {}, "enabledPlugins": "lint", "memory": "local"}',
     fix="`hooks` and `marketplaces` are arrays, `mcpServers` an object, `enabledPlugins` an array of plugin "
-    "names, `memory`/`plans`/`tasks` objects with a string `provider`, `model` a string.",
+    f"names, {'/'.join(f'`{key}`' for key in facts.CAPABILITY_FIELDS)} objects with a string `provider`, `model` a "
+    "string.",
     file_kind="settings",
 )
 INVALID_MARKETPLACE = rule(
@@ -87,8 +73,9 @@ REQUIRES_TRUST = rule(
     "settings/requires-trust",
     Severity.INFORMATION,
     "A workspace-settings field that stays inactive until the workspace is approved with `/workspace-trust`.",
-    why="hooks, mcpServers, enabledPlugins, marketplaces and the memory/plans/tasks providers of a workspace run "
-    "or select code; Clarvis holds them back until `/workspace-trust` and keeps using the personal configuration.",
+    why=f"{', '.join(facts.TRUST_GATED)} and the {'/'.join(facts.TRUST_GATED_MEMBERS)} providers of a workspace "
+    "run or select code; Clarvis holds them back until `/workspace-trust` and keeps using the personal "
+    "configuration.",
     example='.clarvis/settings.json: {"hooks": [{"event": "run_end", "command": "./notify.sh"}]}',
     fix="Nothing to fix: approve the workspace with `/workspace-trust` when you trust it, or move the field to "
     "~/.clarvis/settings.json.",
@@ -110,7 +97,7 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
         return
     scope = context.settings_scope
     owner = "workspace settings" if scope == "workspace" else "personal settings"
-    known = (*KNOWN_FIELDS, *context.extra_settings_fields)
+    known = (*facts.FIELDS, *context.extra_settings_fields)
     for member in root.members:
         if member.key not in known:
             _unknown_field(document, member, known, findings)
@@ -119,6 +106,7 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             continue  # an earlier duplicate (json/duplicate-key) or a missing value (json/syntax)
         value = member.value
         key = member.key
+        field = facts.FIELD.get(key)
         if key == "hooks":
             if isinstance(value, JsonArray):
                 check_hook_list(document, value, findings, owner=owner)
@@ -140,9 +128,11 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             _check_marketplaces(document, value, findings)
         elif key == "enabledPlugins":
             _check_enabled_plugins(document, value, context, findings)
-        elif key in PROVIDER_FIELDS:
+        elif key in facts.CAPABILITY_FIELDS:
             _check_provider(document, member, value, findings)
-        elif key in ("model", "$schema") and (not is_string(value) or not str(value.value).strip()):
+        elif (
+            field is not None and field.types == ("string",) and (not is_string(value) or not str(value.value).strip())
+        ):
             shown = "empty" if is_string(value) else kind_phrase(value)
             _invalid(document, value, findings, f'"{key}" must be a non-empty string, not {shown}.')
     if scope == "workspace":
@@ -176,7 +166,7 @@ def _check_marketplaces(document: JsonDocument, value: JsonNode, findings: Findi
     for item in value.items:
         if not is_string(item):
             _invalid(document, item, findings, f"Each marketplace must be a Git URL string, not {kind_phrase(item)}.")
-        elif GIT_URL.match(str(item.value)) is None:
+        elif facts.GIT_URL.match(str(item.value)) is None:
             findings.add(
                 INVALID_MARKETPLACE.code,
                 document.node_range(item),
@@ -273,15 +263,16 @@ def _check_trust(document: JsonDocument, root: JsonObject, findings: Findings) -
     for member in root.members:
         if root.get(member.key) is not member:
             continue
-        if member.key in TRUST_FIELDS:
+        if member.key in facts.TRUST_GATED:
             findings.add(
                 REQUIRES_TRUST.code, document.key_range(member), f'"{member.key}" in workspace settings {tail}'
             )
-        elif member.key in PROVIDER_FIELDS and isinstance(member.value, JsonObject):
-            provider = member.value.get("provider")
-            if provider is not None:
-                findings.add(
-                    REQUIRES_TRUST.code,
-                    document.key_range(provider),
-                    f'"{member.key}.provider" in workspace settings {tail}',
-                )
+        elif member.key in facts.TRUST_GATED_MEMBERS and isinstance(member.value, JsonObject):
+            for name in facts.TRUST_GATED_MEMBERS[member.key]:
+                inner = member.value.get(name)
+                if inner is not None:
+                    findings.add(
+                        REQUIRES_TRUST.code,
+                        document.key_range(inner),
+                        f'"{member.key}.{name}" in workspace settings {tail}',
+                    )

@@ -2,7 +2,8 @@
 
 Each rule reads the parsed document independently, so a broken field never hides another finding. Rules that
 need the frontmatter as a mapping stay quiet when it is not one: ``skill/no-frontmatter`` or
-``skill/invalid-yaml`` already says why, at the place the parser stopped.
+``skill/invalid-yaml`` already says why, at the place the parser stopped. The keys, their types, the ``tools``
+alias and the name's pattern and length come from ``clarvis_lsp.knowledge.skill`` (the schema).
 """
 
 from __future__ import annotations
@@ -17,23 +18,11 @@ from urllib.parse import unquote
 import yaml
 
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument
+from clarvis_lsp.knowledge import skill as facts
 from clarvis_lsp.model import Fix, Position, Range, Related, Severity, TextEdit
 from clarvis_lsp.rules.base import Findings, RuleStep, closest, did_you_mean
 from clarvis_lsp.rules.catalogue import rule
 
-NAME_PATTERN = re.compile(r"[A-Za-z0-9._-]+\Z")
-NAME_MAX_LENGTH = 128
-KNOWN_FIELDS: tuple[str, ...] = (
-    "name",
-    "description",
-    "agent",
-    "version",
-    "license",
-    "argument-hint",
-    "user-invocable",
-    "allowed-tools",
-    "tools",
-)
 DESCRIPTION_STUB = "TODO: say what this skill does and when to use it"
 
 NO_FRONTMATTER = rule(
@@ -77,7 +66,8 @@ MISSING_NAME = rule(
 INVALID_NAME = rule(
     "skill/invalid-name",
     Severity.ERROR,
-    "`name` is not a string of letters, digits, `.`, `_` and `-`, or is longer than 128 characters.",
+    f"`name` is not a string of letters, digits, `.`, `_` and `-`, or is longer than {facts.NAME_MAX_LENGTH} "
+    "characters.",
     why="Clarvis turns the name into a slash command and a registry key; other characters are rejected.",
     example="---\nname: my skill!\ndescription: x\n---",
     fix="Use only letters, digits, `.`, `_` and `-` (for example `my-skill`).",
@@ -198,7 +188,7 @@ def _set_value(document: SkillDocument, entry: FrontmatterEntry, text: str) -> T
 def _yaml_scalar(text: str) -> str:
     """``text`` as a YAML scalar that reads back as the same string (quoted only when needed)."""
     try:
-        if NAME_PATTERN.match(text) and yaml.safe_load(text) == text:
+        if facts.NAME_PATTERN.match(text) and yaml.safe_load(text) == text:
             return text
     except yaml.YAMLError:
         pass
@@ -273,7 +263,7 @@ def _check_duplicate_keys(document: SkillDocument, findings: Findings) -> None:
 def _check_name(document: SkillDocument, findings: Findings) -> None:
     entry = document.entry("name")
     directory = document.path.parent.name
-    directory_is_valid = bool(NAME_PATTERN.match(directory)) and len(directory) <= NAME_MAX_LENGTH
+    directory_is_valid = bool(facts.NAME_PATTERN.match(directory)) and len(directory) <= facts.NAME_MAX_LENGTH
     if entry is None or (entry.is_scalar and entry.value in (None, "")):
         fixes = []
         if directory_is_valid:
@@ -298,19 +288,19 @@ def _check_name(document: SkillDocument, findings: Findings) -> None:
             f"`name` must be a string, not {_a(entry.yaml_type)}: quote it or use letters, digits, `.`, `_` and `-`.",
         )
         return
-    if not NAME_PATTERN.match(value):
-        bad = sorted({char for char in value if not re.match(r"[A-Za-z0-9._-]", char)})
+    if not facts.NAME_PATTERN.match(value):
+        bad = sorted({char for char in value if not facts.NAME_PATTERN.match(char)})
         shown = ", ".join(repr(char) for char in bad[:5])
         findings.add(
             INVALID_NAME.code,
             entry.value_range,
             f'Invalid skill name "{value}": {shown} not allowed; use only letters, digits, `.`, `_` and `-`.',
         )
-    elif len(value) > NAME_MAX_LENGTH:
+    elif len(value) > facts.NAME_MAX_LENGTH:
         findings.add(
             INVALID_NAME.code,
             entry.value_range,
-            f"The skill name is {len(value)} characters long; the limit is {NAME_MAX_LENGTH}.",
+            f"The skill name is {len(value)} characters long; the limit is {facts.NAME_MAX_LENGTH}.",
         )
     if value != directory and directory:
         fixes = []
@@ -370,9 +360,9 @@ def _check_description(document: SkillDocument, findings: Findings) -> None:
 def _check_unknown_fields(document: SkillDocument, findings: Findings) -> None:
     present = {entry.key for entry in document.entries}
     for entry in document.entries:
-        if entry.key in KNOWN_FIELDS:
+        if entry.key in facts.FIELD:
             continue
-        suggestion = closest(entry.key, KNOWN_FIELDS)
+        suggestion = closest(entry.key, facts.FIELDS)
         fixes = []
         if suggestion is not None and suggestion not in present:
             fixes.append(
@@ -386,7 +376,7 @@ def _check_unknown_fields(document: SkillDocument, findings: Findings) -> None:
         if suggestion is not None:
             message += f' Did you mean "{suggestion}"?'
         else:
-            message += " Known fields: " + ", ".join(KNOWN_FIELDS) + "."
+            message += " Known fields: " + ", ".join(facts.FIELDS) + "."
         findings.add(UNKNOWN_FIELD.code, entry.key_range, message, fixes=fixes)
 
 
@@ -401,31 +391,37 @@ def _is_string(node: yaml.Node) -> bool:
 
 
 def _check_field_types(document: SkillDocument, findings: Findings) -> None:
-    for key in ("description", "agent", "license"):
+    """Each known field against the type the schema gives it; ``name`` is ``skill/invalid-name``'s, and ``version``
+    has a check of its own (an unquoted ``1.0`` is a float)."""
+    for field in facts.FIELD.values():
+        key = field.name
         entry = document.entry(key)
-        if entry is None or (entry.is_scalar and entry.value is None) or _is_string(entry.node):
+        if entry is None or key == "name":
             continue
-        findings.add(
-            INVALID_FIELD_TYPE.code,
-            entry.value_range,
-            f"`{key}` must be a string, not {_a(entry.yaml_type)}.",
-        )
-    _check_version(document, findings)
-    _check_user_invocable(document, findings)
-    for key in ("argument-hint", "allowed-tools", "tools"):
-        entry = document.entry(key)
-        if entry is None or _is_string(entry.node) or _is_string_list(entry.node):
-            continue
-        findings.add(
-            INVALID_FIELD_TYPE.code,
-            entry.value_range,
-            f"`{key}` must be a string or a list of strings, not {_a(entry.yaml_type)}.",
-        )
+        if key == "version":
+            _check_version(document, entry, findings)
+        elif field.types == ("boolean",):
+            _check_boolean(document, key, entry, findings)
+        elif field.types == ("string",):
+            if (entry.is_scalar and entry.value is None) or _is_string(entry.node):
+                continue
+            findings.add(
+                INVALID_FIELD_TYPE.code,
+                entry.value_range,
+                f"`{key}` must be a string, not {_a(entry.yaml_type)}.",
+            )
+        elif field.types == ("string", "array"):
+            if _is_string(entry.node) or _is_string_list(entry.node):
+                continue
+            findings.add(
+                INVALID_FIELD_TYPE.code,
+                entry.value_range,
+                f"`{key}` must be a string or a list of strings, not {_a(entry.yaml_type)}.",
+            )
 
 
-def _check_version(document: SkillDocument, findings: Findings) -> None:
-    entry = document.entry("version")
-    if entry is None or _is_string(entry.node):
+def _check_version(document: SkillDocument, entry: FrontmatterEntry, findings: Findings) -> None:
+    if _is_string(entry.node):
         return
     if entry.is_scalar and entry.yaml_type in ("float", "integer"):
         written = document.text[
@@ -461,9 +457,8 @@ _BOOLEAN_WORDS = {
 }
 
 
-def _check_user_invocable(document: SkillDocument, findings: Findings) -> None:
-    entry = document.entry("user-invocable")
-    if entry is None or (entry.is_scalar and isinstance(entry.value, bool)):
+def _check_boolean(document: SkillDocument, key: str, entry: FrontmatterEntry, findings: Findings) -> None:
+    if entry.is_scalar and isinstance(entry.value, bool):
         return
     fixes = []
     if entry.is_scalar and isinstance(entry.value, str) and entry.value.strip().lower() in _BOOLEAN_WORDS:
@@ -472,22 +467,23 @@ def _check_user_invocable(document: SkillDocument, findings: Findings) -> None:
     findings.add(
         INVALID_FIELD_TYPE.code,
         entry.value_range,
-        f"`user-invocable` must be a boolean (true or false), not {_a(entry.yaml_type)}.",
+        f"`{key}` must be a boolean (true or false), not {_a(entry.yaml_type)}.",
         fixes=fixes,
     )
 
 
 def _check_tools_alias(document: SkillDocument, findings: Findings) -> None:
-    allowed = document.entry("allowed-tools")
-    alias = document.entry("tools")
-    if allowed is None or alias is None:
-        return
-    findings.add(
-        TOOLS_ALIAS_CONFLICT.code,
-        alias.key_range,
-        "`tools` is an alias of `allowed-tools`, and both are set: keep one of them.",
-        related=[Related(document.path, allowed.key_range, "`allowed-tools` is set here")],
-    )
+    for alias_key, target_key in facts.ALIASES.items():
+        target = document.entry(target_key)
+        alias = document.entry(alias_key)
+        if target is None or alias is None:
+            continue
+        findings.add(
+            TOOLS_ALIAS_CONFLICT.code,
+            alias.key_range,
+            f"`{alias_key}` is an alias of `{target_key}`, and both are set: keep one of them.",
+            related=[Related(document.path, target.key_range, f"`{target_key}` is set here")],
+        )
 
 
 def _check_agent(document: SkillDocument, context: SkillContext, findings: Findings) -> None:

@@ -129,8 +129,10 @@ def test_workspace_roots_clarvis_and_xcsh(tmp_path: Path) -> None:
         ("/h/.clarvis/skills", "user"),
         ("/w/.clarvis/skills", "workspace"),
     ]
-    xcsh = workspace_roots("/w", "/h", preset="xcsh")
-    assert xcsh[-1] == SkillRootInput("/w/.xcsh/skills", "workspace", "native")
+    ws = tmp_path / "w"
+    (ws / ".xcsh" / "skills").mkdir(parents=True)
+    xcsh = workspace_roots(ws, tmp_path / "h", preset="xcsh")
+    assert xcsh[-1] == SkillRootInput(str(ws / ".xcsh" / "skills"), "workspace", "native")
 
 
 def test_workspace_roots_without_user_roots() -> None:

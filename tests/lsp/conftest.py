@@ -2,21 +2,26 @@
 
 VS Code (1.65 capabilities) negotiates UTF-16 positions and receives pushed diagnostics; Neovim (0.11)
 negotiates UTF-8 and pulls diagnostics for open documents. Every test using ``client`` runs under both.
-A test module may define a ``workspace`` fixture of its own to lay out different files.
+
+One server runs per test module and capability set (``lsp_server``, module-scoped: starting one takes most of a
+second); ``client`` is that server for one test, with the test's own ``workspace`` as its only workspace folder
+(``workspace/didChangeWorkspaceFolders``) and the test's documents closed afterwards. A module may define, at
+module level, its own ``workspace`` (function-scoped: a fresh directory per test), ``settings`` (module-scoped:
+the initializationOptions its server starts with), ``client_configuration``, ``capabilities`` or
+``server_command``.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_support import write_file
+import pytest_asyncio
+from lsp_support import CLIENT_SPECS, ClarvisClient, write_file
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-
-CLIENTS = {"visual_studio_code": "visual-studio-code@v1.65.2", "neovim": "neovim@v0.11.0"}
+from pytest_lsp import ClientServerConfig, client_capabilities
 
 
 @pytest.fixture
@@ -26,10 +31,16 @@ def home(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def settings() -> dict[str, object]:
     """The ``clarvis`` section sent as initializationOptions; override in a module to change it."""
     return {"includeUser": False}
+
+
+@pytest.fixture(scope="module")
+def server_command() -> list[str]:
+    """How the module's server is started; override in a module to start another one."""
+    return [sys.executable, "-m", "clarvis_lsp"]
 
 
 @pytest.fixture
@@ -41,33 +52,48 @@ def workspace(tmp_path: Path) -> Path:
     return ws
 
 
-@pytest_lsp.fixture(
-    params=list(CLIENTS),
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "clarvis_lsp"]),
-)
-async def client(
-    lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path, settings: dict[str, object]
-):
-    lsp_client.registrations = []  # type: ignore[attr-defined]
+@pytest.fixture(scope="module", params=list(CLIENT_SPECS))
+def client_name(request: pytest.FixtureRequest) -> str:
+    """Which client the module's server is talking to: every test runs under each."""
+    name: str = request.param
+    return name
 
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        lsp_client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
-    lsp_client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+@pytest.fixture(scope="module")
+def capabilities(client_name: str) -> types.ClientCapabilities:
+    """The capabilities the client declares (as that client's release does); override in a module to vary them."""
+    return client_capabilities(CLIENT_SPECS[client_name])
 
-    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
-    def code_lens_refresh(params: None) -> None:
-        lsp_client.code_lens_refreshes += 1  # type: ignore[attr-defined]
 
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities(CLIENTS[request.param]),
-            root_uri=workspace.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
-            initialization_options={"clarvis": settings},
-        )
-    )
-    lsp_client.client_name = request.param  # type: ignore[attr-defined]
-    yield
-    await lsp_client.shutdown_session()
+@pytest.fixture(scope="module")
+def client_configuration() -> dict[str, object] | None:
+    """The ``clarvis`` section the client answers ``workspace/configuration`` with (None: it has none)."""
+    return None
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def lsp_server(
+    request: pytest.FixtureRequest,
+    client_name: str,
+    capabilities: types.ClientCapabilities,
+    server_command: list[str],
+    settings: dict[str, object],
+    client_configuration: dict[str, object] | None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[ClarvisClient]:
+    """The module's server under one client's capabilities, initialized with an empty workspace folder."""
+    config = ClientServerConfig(server_command=server_command, client_factory=ClarvisClient)
+    client = await config.start(devtools=request.config.getoption("devtools"))
+    assert isinstance(client, ClarvisClient)
+    root = tmp_path_factory.mktemp("root")
+    await client.start_session(client_name, capabilities, root, settings, client_configuration)
+    yield client
+    await client.shutdown_session()
+    await client.stop()  # type: ignore[no-untyped-call]
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def client(lsp_server: ClarvisClient, workspace: Path) -> AsyncIterator[ClarvisClient]:
+    """The module's server for this test, serving this test's ``workspace``."""
+    async with lsp_server.one_test(workspace):
+        yield lsp_server

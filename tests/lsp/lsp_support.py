@@ -1,13 +1,243 @@
-"""Helpers for the end-to-end tests: reading diagnostics the way each client shows them, opening documents."""
+"""Helpers for the end-to-end tests: the test client, reading diagnostics the way each client shows them, files.
+
+One server runs per test module and client capability set (``conftest.py``); ``ClarvisClient.one_test``
+gives each test a fresh workspace folder on it and leaves the server as the next test expects it: documents
+closed, settings as the module set them, what the client observed forgotten. Nothing here sleeps: a test waits
+for a message from the server (``ClarvisClient.wait_for``) or makes a round trip (``ClarvisClient.settle``).
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import copy
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pytest_lsp.protocol import LanguageClientProtocol
+
+CLIENT_SPECS = {"visual_studio_code": "visual-studio-code@v1.65.2", "neovim": "neovim@v0.11.0"}
+"""The capability sets every test runs under: VS Code pushes diagnostics and counts positions in UTF-16;
+Neovim pulls diagnostics for open documents and negotiates UTF-8."""
+EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
+TIMEOUT = 10.0  # seconds a test waits for a message that must come
+
+
+class _Protocol(LanguageClientProtocol):
+    """pytest-lsp's client protocol, waking the client's waiters after each message from the server."""
+
+    _server: ClarvisClient
+
+    def handle_message(self, message: Any) -> None:
+        super().handle_message(message)
+        self._server.message_arrived()
+
+
+class ClarvisClient(LanguageClient):
+    """pytest-lsp's test client, recording what these tests observe, shared by the tests of one module."""
+
+    def __init__(self) -> None:
+        super().__init__(protocol_cls=_Protocol, converter_factory=default_converter)
+        self.client_name = ""
+        self.settings: dict[str, object] = {}
+        """The ``clarvis`` settings the module's server was started with (initializationOptions)."""
+        self.folders: list[types.WorkspaceFolder] = []
+        """The workspace folders the server was told about."""
+        self.open_documents: set[str] = set()
+        self.registrations: list[types.Registration] = []
+        self.configuration_requests = 0
+        self.code_lens_refreshes = 0
+        self.effective_skills_changes = 0
+        self._arrived: asyncio.Event | None = None
+        self._initial_configuration = copy.deepcopy(self._configuration)
+        self._settings_changed = False
+        register_lsp_features(
+            self,
+            {
+                **DEFAULT_CLIENT_FEATURES,
+                types.WORKSPACE_CONFIGURATION: _configuration,
+                types.CLIENT_REGISTER_CAPABILITY: _register_capability,
+                types.WORKSPACE_CODE_LENS_REFRESH: _code_lens_refresh,
+                EFFECTIVE_SKILLS_CHANGED: _effective_skills_changed,
+            },
+        )
+
+    # -- waiting -----------------------------------------------------------------------------------------------
+
+    def message_arrived(self) -> None:
+        if self._arrived is not None:
+            self._arrived.set()
+
+    async def wait_for(self, condition: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
+        """Wait until ``condition()`` holds, re-checking after every message from the server; False if it
+        still does not after ``timeout`` seconds (the caller's assertion then shows what was there instead)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if self._arrived is None:
+            self._arrived = asyncio.Event()
+        while not condition():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            self._arrived.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+        return True
+
+    async def settle(self) -> None:
+        """One round trip: the server answers in order, so when this returns, every message it sent while
+        handling what the client sent before has arrived. (A hover outside any file: answered, changing nothing.)"""
+        await self.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri="untitled:settle"), position=types.Position(0, 0)
+            )
+        )
+
+    def progress_in_flight(self) -> list[types.ProgressToken]:
+        """The work-done progress the server has created and not ended (its first scans run in the background)."""
+        return [
+            token
+            for token, reports in self.progress_reports.items()
+            if not (reports and isinstance(reports[-1], types.WorkDoneProgressEnd))
+        ]
+
+    async def quiesce(self) -> None:
+        """Settle, then wait until the background work that started meanwhile (reported as work-done progress,
+        which both capability sets accept) has ended: whatever it sends has arrived then."""
+        await self.settle()
+        if not await self.wait_for(lambda: not self.progress_in_flight()):
+            raise RuntimeError(f"the server's work-done progress never ended: {self.progress_in_flight()}")
+
+    # -- the module's session ----------------------------------------------------------------------------------
+
+    async def start_session(
+        self,
+        client_name: str,
+        capabilities: types.ClientCapabilities,
+        root: Path,
+        settings: dict[str, object],
+        configuration: dict[str, object] | None = None,
+    ) -> None:
+        """initialize with ``capabilities``, ``root`` as the workspace folder and ``settings`` as
+        initializationOptions, answering ``workspace/configuration`` with ``configuration`` (None: no ``clarvis``
+        section); return once the server's ``initialized`` work (registrations, then its
+        ``workspace/configuration`` request) is done."""
+        self.client_name = client_name
+        self.settings = settings
+        if configuration is not None:
+            self.set_configuration(configuration, section="clarvis")
+        self._initial_configuration = copy.deepcopy(self._configuration)
+        self._settings_changed = False
+        self.folders = [types.WorkspaceFolder(uri=root.as_uri(), name=root.name)]
+        await self.initialize_session(
+            types.InitializeParams(
+                capabilities=capabilities,
+                root_uri=root.as_uri(),
+                workspace_folders=list(self.folders),
+                initialization_options={"clarvis": settings},
+            )
+        )
+        if not await self.wait_for(lambda: self.configuration_requests > 0):
+            raise RuntimeError("the server did not ask for its configuration after `initialized`")
+
+    @contextlib.asynccontextmanager
+    async def one_test(self, workspace: Path) -> AsyncIterator[ClarvisClient]:
+        """One test on the module's server: ``workspace`` replaces the workspace folders; afterwards the test's
+        open documents are closed and changed settings restored. What the client observed before the test
+        (diagnostics, messages, logs, shown documents, refresh counts) is forgotten once the server has
+        answered for the folder change; the registrations of ``initialized`` stay."""
+        folder = types.WorkspaceFolder(uri=workspace.as_uri(), name=workspace.name)
+        self.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=list(self.folders))
+            )
+        )
+        await self.quiesce()  # also the work that re-checking the files of earlier tests started
+        self._forget_observations()
+        try:
+            yield self
+        finally:
+            if self.error is None:
+                for uri in sorted(self.open_documents):
+                    self.text_document_did_close(
+                        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+                    )
+                self._restore_settings()
+                await self.quiesce()  # what the server says about it belongs to this test's report
+
+    def _forget_observations(self) -> None:
+        self.diagnostics.clear()
+        self.messages.clear()
+        self.log_messages.clear()
+        self._last_log_index = 0  # pytest-lsp's pointer into log_messages for the test report
+        self.shown_documents.clear()
+        for token in set(self.progress_reports) - set(self.progress_in_flight()):
+            del self.progress_reports[token]
+        self.diagnostic_refresh_count = 0
+        self.code_lens_refreshes = 0
+        self.effective_skills_changes = 0
+
+    def _restore_settings(self) -> None:
+        """If the test changed settings (pushed them, or changed the ``workspace/configuration`` answer): the
+        module's answer again, and the server told it (the answer replaces the server's previous one whole)."""
+        if not self._settings_changed:
+            return
+        self._configuration = copy.deepcopy(self._initial_configuration)
+        section = self.get_configuration(section="clarvis")
+        restored = {"clarvis": section if isinstance(section, dict) else {}}
+        super().workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=restored))
+        self._settings_changed = False
+
+    # -- what the test sends, tracked --------------------------------------------------------------------------
+
+    def text_document_did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        self.open_documents.add(params.text_document.uri)
+        super().text_document_did_open(params)
+
+    def text_document_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        self.open_documents.discard(params.text_document.uri)
+        super().text_document_did_close(params)
+
+    def workspace_did_change_workspace_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        removed = {folder.uri for folder in params.event.removed}
+        self.folders = [folder for folder in self.folders if folder.uri not in removed] + list(params.event.added)
+        super().workspace_did_change_workspace_folders(params)
+
+    def workspace_did_change_configuration(self, params: types.DidChangeConfigurationParams) -> None:
+        self._settings_changed = True
+        super().workspace_did_change_configuration(params)
+
+    def set_configuration(self, item: Any, *, section: str | None = None, scope_uri: str | None = None) -> None:
+        self._settings_changed = True
+        super().set_configuration(item, section=section, scope_uri=scope_uri)
+
+
+# pygls passes the client first to a handler whose first parameter is annotated with the client's class.
+
+
+def _configuration(client: ClarvisClient, params: types.ConfigurationParams) -> list[Any]:
+    client.configuration_requests += 1
+    return [client.get_configuration(section=item.section, scope_uri=item.scope_uri) for item in params.items]
+
+
+def _register_capability(client: ClarvisClient, params: types.RegistrationParams) -> None:
+    client.registrations.extend(params.registrations)
+
+
+def _code_lens_refresh(client: ClarvisClient, params: None) -> None:
+    client.code_lens_refreshes += 1
+
+
+def _effective_skills_changed(client: ClarvisClient, params: object) -> None:
+    client.effective_skills_changes += 1
+
+
+# -- helpers for the tests ---------------------------------------------------------------------------------------
 
 
 def write_file(root: Path, relative: str, text: str) -> Path:
@@ -17,30 +247,32 @@ def write_file(root: Path, relative: str, text: str) -> Path:
     return path
 
 
+def is_neovim(client: ClarvisClient) -> bool:
+    return client.client_name == "neovim"
+
+
 async def diagnostics_for(
-    client: LanguageClient, path: Path, until: Callable[[list[str]], bool] = bool
+    client: ClarvisClient,
+    path: Path,
+    until: Callable[[list[str]], bool] = bool,
+    *,
+    where: Callable[[list[types.Diagnostic]], bool] | None = None,
 ) -> list[types.Diagnostic]:
-    """The diagnostics the client shows for ``path``: pulled when the client pulls; else pushed ones, waiting
-    (up to 10 s) until their codes satisfy ``until`` — a push may already have arrived, or still be coming."""
-    if client.client_name == "neovim":  # type: ignore[attr-defined]
+    """The diagnostics the client shows for ``path``: pulled (once, as a pull client does after a change) when
+    the client pulls; else the pushed ones, waiting (up to 10 s) until their codes satisfy ``until`` and the
+    diagnostics themselves ``where`` — a push may already have arrived, or still be coming."""
+    if is_neovim(client):
         report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
         )
+        assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)  # nothing was pulled before
         return list(report.items)
-    deadline = asyncio.get_running_loop().time() + 10
-    while True:
-        current = client.diagnostics.get(path.as_uri(), [])
-        remaining = deadline - asyncio.get_running_loop().time()
-        if until([str(item.code) for item in current]) or remaining <= 0:
-            return current
-        try:
-            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), remaining)
-        except asyncio.TimeoutError:
-            return client.diagnostics.get(path.as_uri(), [])
 
+    def shown() -> list[types.Diagnostic]:
+        return list(client.diagnostics.get(path.as_uri(), []))
 
-def is_neovim(client: LanguageClient) -> bool:
-    return client.client_name == "neovim"  # type: ignore[attr-defined]
+    await client.wait_for(lambda: until([str(item.code) for item in shown()]) and (where is None or where(shown())))
+    return shown()
 
 
 def open_document(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> None:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_support import is_neovim, write_file
+from lsp_support import ClarvisClient, is_neovim, write_file
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 EVENTS = [
     "pre_tool_use",
@@ -52,14 +51,14 @@ def workspace(tmp_path: Path) -> Path:
 # -- helpers ----------------------------------------------------------------------------------------------------
 
 
-def units(client: LanguageClient, text: str) -> int:
+def units(client: ClarvisClient, text: str) -> int:
     """The length of ``text`` in the client's position encoding."""
     if is_neovim(client):
         return len(text.encode("utf-8"))
     return len(text.encode("utf-16-le")) // 2
 
 
-def client_position(client: LanguageClient, text: str, offset: int) -> types.Position:
+def client_position(client: ClarvisClient, text: str, offset: int) -> types.Position:
     line = text.count("\n", 0, offset)
     line_start = text.rfind("\n", 0, offset) + 1
     return types.Position(line=line, character=units(client, text[line_start:offset]))
@@ -68,7 +67,7 @@ def client_position(client: LanguageClient, text: str, offset: int) -> types.Pos
 class Editor:
     """Sends a document's successive half-typed states and asks for completion at the marked cursor."""
 
-    def __init__(self, client: LanguageClient) -> None:
+    def __init__(self, client: ClarvisClient) -> None:
         self.client = client
         self.versions: dict[str, int] = {}
 
@@ -124,7 +123,7 @@ def edit_of(found: types.CompletionItem) -> types.TextEdit:
 # -- SKILL.md ---------------------------------------------------------------------------------------------------
 
 
-async def test_skill_frontmatter_keys_and_values(client: LanguageClient, workspace: Path) -> None:
+async def test_skill_frontmatter_keys_and_values(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/skills/review/SKILL.md"
     keys = await editor.complete(path, "---\nname: review\ndescription: Reviews.\nus|\n---\n")
@@ -146,7 +145,7 @@ async def test_skill_frontmatter_keys_and_values(client: LanguageClient, workspa
     assert set(agents) == {"reviewer", "p:assistant"}
 
 
-async def test_skill_half_typed_frontmatter(client: LanguageClient, workspace: Path) -> None:
+async def test_skill_half_typed_frontmatter(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/skills/review/SKILL.md"
     labels = await editor.labels(path, "---\nname: [review\ndescription: 'unclosed\nlic|\n---\n")
@@ -159,7 +158,7 @@ async def test_skill_half_typed_frontmatter(client: LanguageClient, workspace: P
 # -- settings.json ----------------------------------------------------------------------------------------------
 
 
-async def test_settings_keys_hooks_events_and_on_failure(client: LanguageClient, workspace: Path) -> None:
+async def test_settings_keys_hooks_events_and_on_failure(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
     top = await editor.labels(path, '{\n  "enabledPlugins": ["p"],\n  "|\n}')
@@ -184,7 +183,7 @@ async def test_settings_keys_hooks_events_and_on_failure(client: LanguageClient,
     assert control == ["pass", "deny"]
 
 
-async def test_settings_mcp_fields_by_type_and_type_values(client: LanguageClient, workspace: Path) -> None:
+async def test_settings_mcp_fields_by_type_and_type_values(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
     http = await editor.labels(path, '{"mcpServers": {"api": {"type": "http", "|"}}}')
@@ -195,14 +194,14 @@ async def test_settings_mcp_fields_by_type_and_type_values(client: LanguageClien
     assert types_ == ["stdio", "http", "sse"]
 
 
-async def test_settings_enabled_plugins_from_installed_plugins(client: LanguageClient, workspace: Path) -> None:
+async def test_settings_enabled_plugins_from_installed_plugins(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
     assert await editor.labels(path, '{"enabledPlugins": ["|"]}') == ["p", "q"]
     assert await editor.labels(path, '{"enabledPlugins": ["p", |]}') == ["q"]
 
 
-async def test_multibyte_text_before_the_cursor(client: LanguageClient, workspace: Path) -> None:
+async def test_multibyte_text_before_the_cursor(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
     marked = '{"model": "😀é", "hooks": [{"event": "pre|'
@@ -223,7 +222,7 @@ async def test_multibyte_text_before_the_cursor(client: LanguageClient, workspac
 # -- plugin.json, hooks.json, marketplace.json ------------------------------------------------------------------
 
 
-async def test_plugin_and_hooks_json(client: LanguageClient, workspace: Path) -> None:
+async def test_plugin_and_hooks_json(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/plugins/p/plugin.json"
     fields = await editor.labels(path, '{\n  "name": "p",\n  |\n}')
@@ -236,7 +235,7 @@ async def test_plugin_and_hooks_json(client: LanguageClient, workspace: Path) ->
     assert "command" in await editor.labels(hooks, '[{"event": "run_end", "|"}]')
 
 
-async def test_marketplace_root_and_entry_fields(client: LanguageClient, workspace: Path) -> None:
+async def test_marketplace_root_and_entry_fields(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / "marketplace.json"
     root = await editor.labels(path, '{"name": "m", "|"}')
@@ -248,7 +247,7 @@ async def test_marketplace_root_and_entry_fields(client: LanguageClient, workspa
 # -- snippets ---------------------------------------------------------------------------------------------------
 
 
-async def test_snippets_for_a_new_hook_and_a_new_mcp_server(client: LanguageClient, workspace: Path) -> None:
+async def test_snippets_for_a_new_hook_and_a_new_mcp_server(client: ClarvisClient, workspace: Path) -> None:
     # Both capability sets declare snippetSupport, so both get snippets.
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from lsp_support import open_document, write_file
+from lsp_support import ClarvisClient, open_document, write_file
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 
-async def effective(client: LanguageClient, params: dict[str, Any] | None = None) -> dict[str, Any]:
+async def effective(client: ClarvisClient, params: dict[str, Any] | None = None) -> dict[str, Any]:
     result: Any = await client.protocol.send_request_async("clarvis/effectiveSkills", params or {})
     # pygls hands custom results back as attribute objects; the wire form is what a client sees.
     return _plain(result)
@@ -29,7 +27,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-async def test_winner_and_shadowed_copies_in_precedence_order(client: LanguageClient, workspace: Path) -> None:
+async def test_winner_and_shadowed_copies_in_precedence_order(client: ClarvisClient, workspace: Path) -> None:
     answer = await effective(client)
     [found] = answer["workspaces"]
     assert found["directory"] == str(workspace)
@@ -42,7 +40,7 @@ async def test_winner_and_shadowed_copies_in_precedence_order(client: LanguageCl
     assert review["shadowed"][0]["scope"] == "workspace" and review["shadowed"][0]["rootIndex"] == 0
 
 
-async def test_answer_is_what_list_prints(client: LanguageClient, workspace: Path, home: Path) -> None:
+async def test_answer_is_what_list_prints(client: ClarvisClient, workspace: Path, home: Path) -> None:
     write_file(workspace, ".clarvis/skills/notes/SKILL.md", "---\nname: notes\ndescription: Notes.\n---\n")
     answer = await effective(client, {"uri": (workspace / ".clarvis/skills/notes/SKILL.md").as_uri()})
     listed = subprocess.run(
@@ -60,16 +58,12 @@ async def test_answer_is_what_list_prints(client: LanguageClient, workspace: Pat
     assert from_server == rows
 
 
-async def test_a_rename_in_a_buffer_tells_the_client_to_ask_again(client: LanguageClient, workspace: Path) -> None:
-    changed: asyncio.Queue[object] = asyncio.Queue()
-
-    @client.feature("clarvis/effectiveSkillsChanged")
-    def effective_skills_changed(*params: object) -> None:  # pygls passes the client first for custom methods
-        changed.put_nowait(params[-1])
-
+async def test_a_rename_in_a_buffer_tells_the_client_to_ask_again(client: ClarvisClient, workspace: Path) -> None:
     winner = workspace / ".clarvis/skills/review/SKILL.md"
     open_document(client, winner)
-    await asyncio.wait_for(changed.get(), 10)  # the first scan
+    assert await client.wait_for(lambda: client.effective_skills_changes > 0)  # the first scan
+    await client.settle()  # every notification the open brought has arrived
+    seen = client.effective_skills_changes
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=winner.as_uri(), version=2),
@@ -78,7 +72,7 @@ async def test_a_rename_in_a_buffer_tells_the_client_to_ask_again(client: Langua
             ],
         )
     )
-    await asyncio.wait_for(changed.get(), 10)
+    assert await client.wait_for(lambda: client.effective_skills_changes > seen)
     names = {skill["name"]: skill for skill in (await effective(client))["workspaces"][0]["skills"]}
     assert set(names) == {"audit", "review"}
     assert names["review"]["shadowed"] == []  # the unsaved rename already counts

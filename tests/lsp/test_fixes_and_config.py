@@ -3,14 +3,12 @@ workspace diagnostics."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
-from lsp_support import diagnostics_for, is_neovim, open_document, write_file
+from lsp_support import ClarvisClient, diagnostics_for, is_neovim, open_document, write_file
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 PLUGIN_DIR = ".clarvis/plugins/quality"
 
@@ -43,7 +41,7 @@ def apply(text: str, edits: list[types.TextEdit], encoding_is_utf8: bool) -> str
 
 
 async def fix_and_recheck(
-    client: LanguageClient, path: Path, text: str, code: str, title: str
+    client: ClarvisClient, path: Path, text: str, code: str, title: str
 ) -> tuple[str, list[types.Diagnostic]]:
     """Open ``text``, take the quick fix ``title`` of the ``code`` finding, apply it as an edit and re-check."""
     open_document(client, path, text)
@@ -103,7 +101,7 @@ SKILL_FIXES = [
 
 @pytest.mark.parametrize(("directory", "text", "code", "title", "expected"), SKILL_FIXES)
 async def test_skill_quick_fixes(
-    client: LanguageClient, workspace: Path, directory: str, text: str, code: str, title: str, expected: str | None
+    client: ClarvisClient, workspace: Path, directory: str, text: str, code: str, title: str, expected: str | None
 ) -> None:
     path = write_file(workspace, f".clarvis/skills/{directory}/SKILL.md", text)
     fixed, after = await fix_and_recheck(client, path, text, code, title)
@@ -140,7 +138,7 @@ SETTINGS_FIXES = [
 
 @pytest.mark.parametrize(("settings_data", "code", "marker"), SETTINGS_FIXES)
 async def test_settings_quick_fixes(
-    client: LanguageClient, workspace: Path, settings_data: dict[str, object], code: str, marker: str
+    client: ClarvisClient, workspace: Path, settings_data: dict[str, object], code: str, marker: str
 ) -> None:
     path = workspace / ".clarvis/settings.json"
     text = json.dumps(settings_data, indent=2) + "\n"
@@ -172,7 +170,7 @@ async def test_settings_quick_fixes(
     assert code not in [item.code for item in after]
 
 
-async def test_plugin_name_fix(client: LanguageClient, workspace: Path) -> None:
+async def test_plugin_name_fix(client: ClarvisClient, workspace: Path) -> None:
     path = workspace / PLUGIN_DIR / "plugin.json"
     text = '{\n  "name": "qualty"\n}\n'
     fixed, after = await fix_and_recheck(
@@ -183,7 +181,7 @@ async def test_plugin_name_fix(client: LanguageClient, workspace: Path) -> None:
 
 
 async def test_invalid_project_configuration_is_reported_and_defaults_used(
-    client: LanguageClient, workspace: Path
+    client: ClarvisClient, workspace: Path
 ) -> None:
     config = write_file(workspace, ".clarvis-lsp.toml", 'strict = "yes"\n')
     client.workspace_did_change_watched_files(
@@ -195,10 +193,7 @@ async def test_invalid_project_configuration_is_reported_and_defaults_used(
     open_document(client, skill, "---\nname: review\ndescription: d\nuser-invokable: true\n---\n")
     found = await diagnostics_for(client, skill, until=lambda codes: codes == ["skill/unknown-field"])
     assert [item.code for item in found] == ["skill/unknown-field"]  # the defaults still apply
-    for _ in range(100):
-        if client.messages:
-            break
-        await asyncio.sleep(0.05)
+    await client.wait_for(lambda: any("Invalid clarvis-lsp configuration" in item.message for item in client.messages))
     assert any("Invalid clarvis-lsp configuration" in message.message for message in client.messages)
     if is_neovim(client):
         report = await client.text_document_diagnostic_async(
@@ -212,17 +207,19 @@ async def test_invalid_project_configuration_is_reported_and_defaults_used(
 
 
 class TestConfigurationPull:
-    async def test_workspace_configuration_section_applies(self, client: LanguageClient, workspace: Path) -> None:
+    async def test_workspace_configuration_section_applies(self, client: ClarvisClient, workspace: Path) -> None:
         client.set_configuration({"rules": {"skill/unknown-field": "off"}}, section="clarvis")
+        asked = client.configuration_requests
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         skill = workspace / ".clarvis/skills/review/SKILL.md"
-        await asyncio.sleep(0.5)  # the server asks for the section, then re-checks
+        # The server asks for the section, and applies the answer before it reads what the client sends next.
+        assert await client.wait_for(lambda: client.configuration_requests > asked)
         open_document(client, skill, "---\nname: review\ndescription: d\nuser-invokable: true\n---\n")
         found = await diagnostics_for(client, skill, until=lambda codes: codes == [])
         assert [item.code for item in found] == []
 
 
-async def test_workspace_diagnostic_lists_every_file(client: LanguageClient, workspace: Path) -> None:
+async def test_workspace_diagnostic_lists_every_file(client: ClarvisClient, workspace: Path) -> None:
     write_file(workspace, ".clarvis/skills/broken/SKILL.md", "no frontmatter\n")
     report = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
     by_uri = {item.uri: [d.code for d in item.items] for item in report.items}

@@ -9,9 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_support import is_neovim, open_document, write_file
+from lsp_support import ClarvisClient, is_neovim, open_document, write_file
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 WINNER = "---\nname: review\ndescription: Reviews changes.\n---\n"
 SHADOWED = "---\nname: review\ndescription: Shared copy.\n---\n"
@@ -40,13 +39,13 @@ def workspace(tmp_path: Path) -> Path:
     return ws
 
 
-def units(client: LanguageClient, text: str) -> int:
+def units(client: ClarvisClient, text: str) -> int:
     if is_neovim(client):
         return len(text.encode("utf-8"))
     return len(text.encode("utf-16-le")) // 2
 
 
-def position_of(client: LanguageClient, text: str, needle: str, delta: int = 1) -> types.Position:
+def position_of(client: ClarvisClient, text: str, needle: str, delta: int = 1) -> types.Position:
     """The client position ``delta`` code points into the first ``needle`` of ``text``."""
     offset = text.index(needle) + delta
     line = text.count("\n", 0, offset)
@@ -54,7 +53,7 @@ def position_of(client: LanguageClient, text: str, needle: str, delta: int = 1) 
     return types.Position(line=line, character=units(client, text[line_start:offset]))
 
 
-async def hover_at(client: LanguageClient, path: Path, needle: str, delta: int = 1) -> types.Hover:
+async def hover_at(client: ClarvisClient, path: Path, needle: str, delta: int = 1) -> types.Hover:
     """Open ``path`` (its disk content) and hover ``delta`` code points into ``needle``."""
     text = path.read_text(encoding="utf-8")
     open_document(client, path, text)
@@ -75,7 +74,7 @@ def value(found: types.Hover) -> str:
     return found.contents.value
 
 
-async def test_hover_on_a_key_of_each_kind(client: LanguageClient, workspace: Path) -> None:
+async def test_hover_on_a_key_of_each_kind(client: ClarvisClient, workspace: Path) -> None:
     skill = await hover_at(client, workspace / ".clarvis/skills/review/SKILL.md", "description")
     assert "**`description`**" in value(skill) and "discovery" in value(skill)
     assert skill.range == types.Range(start=types.Position(2, 0), end=types.Position(2, 11))
@@ -95,7 +94,7 @@ async def test_hover_on_a_key_of_each_kind(client: LanguageClient, workspace: Pa
     assert "Where the plugin comes from" in value(marketplace)
 
 
-async def test_hover_on_an_event_value(client: LanguageClient, workspace: Path) -> None:
+async def test_hover_on_an_event_value(client: ClarvisClient, workspace: Path) -> None:
     control = await hover_at(client, workspace / ".clarvis/settings.json", "pre_tool_use")
     assert "control event" in value(control) and "Can `rewrite`" in value(control)
     observer = await hover_at(client, workspace / ".clarvis/plugins/p/hooks/hooks.json", "run_end")
@@ -103,7 +102,7 @@ async def test_hover_on_an_event_value(client: LanguageClient, workspace: Path) 
     assert "Cannot `rewrite`" in value(observer)
 
 
-async def test_hover_on_a_skill_name_with_two_copies(client: LanguageClient, workspace: Path) -> None:
+async def test_hover_on_a_skill_name_with_two_copies(client: ClarvisClient, workspace: Path) -> None:
     shadowed = workspace / ".agents/skills/review/SKILL.md"
     found = await hover_at(client, shadowed, "review", 2)
     text = value(found)
@@ -115,7 +114,7 @@ async def test_hover_on_a_skill_name_with_two_copies(client: LanguageClient, wor
     assert found.range == types.Range(start=types.Position(1, 6), end=types.Position(1, 12))
 
 
-async def test_hover_on_an_enabled_plugins_entry(client: LanguageClient, workspace: Path) -> None:
+async def test_hover_on_an_enabled_plugins_entry(client: ClarvisClient, workspace: Path) -> None:
     path = workspace / ".clarvis/settings.json"
     found = await hover_at(client, path, '"p"')
     text = value(found)

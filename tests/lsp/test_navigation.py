@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from lsp_support import is_neovim, open_document, write_file
+from lsp_support import ClarvisClient, is_neovim, open_document, write_file
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 WINNER = "---\nname: review\ndescription: Reviews changes.\nagent: helper\n---\n# Review\n## 😀 Steps\n"
 SHADOWED = '---\n{description: "😀 shared", name: review}\n---\n'
@@ -47,14 +46,14 @@ def workspace(tmp_path: Path) -> Path:
 # -- helpers ----------------------------------------------------------------------------------------------------
 
 
-def units(client: LanguageClient, text: str) -> int:
+def units(client: ClarvisClient, text: str) -> int:
     """The length of ``text`` in the client's position encoding."""
     if is_neovim(client):
         return len(text.encode("utf-8"))
     return len(text.encode("utf-16-le")) // 2
 
 
-def position_of(client: LanguageClient, text: str, needle: str, delta: int = 1) -> types.Position:
+def position_of(client: ClarvisClient, text: str, needle: str, delta: int = 1) -> types.Position:
     """The client position ``delta`` code points into the first ``needle`` of ``text``."""
     offset = text.index(needle) + delta
     line = text.count("\n", 0, offset)
@@ -62,7 +61,7 @@ def position_of(client: LanguageClient, text: str, needle: str, delta: int = 1) 
     return types.Position(line=line, character=units(client, text[line_start:offset]))
 
 
-def range_of(client: LanguageClient, text: str, needle: str) -> types.Range:
+def range_of(client: ClarvisClient, text: str, needle: str) -> types.Range:
     return types.Range(start=position_of(client, text, needle, 0), end=position_of(client, text, needle, len(needle)))
 
 
@@ -78,7 +77,7 @@ def location(path: Path, range_: types.Range) -> types.Location:
 START = types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
 
 
-async def definition(client: LanguageClient, path: Path, needle: str) -> list[types.Location]:
+async def definition(client: ClarvisClient, path: Path, needle: str) -> list[types.Location]:
     text = path.read_text(encoding="utf-8")
     result = await client.text_document_definition_async(
         types.DefinitionParams(
@@ -89,14 +88,14 @@ async def definition(client: LanguageClient, path: Path, needle: str) -> list[ty
     return [item for item in result or [] if isinstance(item, types.Location)]
 
 
-async def code_lenses(client: LanguageClient, path: Path) -> list[types.CodeLens]:
+async def code_lenses(client: ClarvisClient, path: Path) -> list[types.CodeLens]:
     result = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
     )
     return list(result or [])
 
 
-async def document_symbols(client: LanguageClient, path: Path) -> list[types.DocumentSymbol]:
+async def document_symbols(client: ClarvisClient, path: Path) -> list[types.DocumentSymbol]:
     result = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
     )
@@ -112,7 +111,7 @@ def outline(symbols: list[types.DocumentSymbol] | None) -> list[object]:
 # -- definition -------------------------------------------------------------------------------------------------
 
 
-async def test_agent_goes_to_the_agent_file(client: LanguageClient, workspace: Path) -> None:
+async def test_agent_goes_to_the_agent_file(client: ClarvisClient, workspace: Path) -> None:
     skills = workspace / ".clarvis/skills"
     assert await definition(client, skills / "review/SKILL.md", "helper") == [
         location(workspace / ".clarvis/agents/helper.md", START)
@@ -122,14 +121,14 @@ async def test_agent_goes_to_the_agent_file(client: LanguageClient, workspace: P
     ]
 
 
-async def test_bootstrap_skill_goes_to_the_plugins_skill(client: LanguageClient, workspace: Path) -> None:
+async def test_bootstrap_skill_goes_to_the_plugins_skill(client: ClarvisClient, workspace: Path) -> None:
     boot = workspace / ".clarvis/plugins/p/skills/boot/SKILL.md"
     assert await definition(client, workspace / ".clarvis/plugins/p/plugin.json", '"boot"') == [
         location(boot, types.Range(start=types.Position(1, 6), end=types.Position(1, 10)))
     ]
 
 
-async def test_enabled_plugin_goes_to_its_manifest(client: LanguageClient, workspace: Path) -> None:
+async def test_enabled_plugin_goes_to_its_manifest(client: ClarvisClient, workspace: Path) -> None:
     settings = workspace / ".clarvis/settings.json"
     manifest = workspace / ".clarvis/plugins/p/plugin.json"
     # The emoji and é before "p" on this line are 2+1 UTF-16 units and 4+2 UTF-8 bytes.
@@ -138,7 +137,7 @@ async def test_enabled_plugin_goes_to_its_manifest(client: LanguageClient, works
     assert await definition(client, settings, "model") == []
 
 
-async def test_shadowed_name_goes_to_the_winner(client: LanguageClient, workspace: Path) -> None:
+async def test_shadowed_name_goes_to_the_winner(client: ClarvisClient, workspace: Path) -> None:
     winner = workspace / ".clarvis/skills/review/SKILL.md"
     winner_name = location(winner, range_of(client, WINNER, "review"))
     assert await definition(client, workspace / ".agents/skills/review/SKILL.md", "review") == [winner_name]
@@ -149,7 +148,7 @@ async def test_shadowed_name_goes_to_the_winner(client: LanguageClient, workspac
 # -- references -------------------------------------------------------------------------------------------------
 
 
-async def test_references_on_a_skill_name_list_every_copy(client: LanguageClient, workspace: Path) -> None:
+async def test_references_on_a_skill_name_list_every_copy(client: ClarvisClient, workspace: Path) -> None:
     shadowed = workspace / ".agents/skills/review/SKILL.md"
     result = await client.text_document_references_async(
         types.ReferenceParams(
@@ -176,7 +175,7 @@ async def test_references_on_a_skill_name_list_every_copy(client: LanguageClient
 # -- document symbols -------------------------------------------------------------------------------------------
 
 
-async def test_skill_document_symbols(client: LanguageClient, workspace: Path) -> None:
+async def test_skill_document_symbols(client: ClarvisClient, workspace: Path) -> None:
     symbols = await document_symbols(client, workspace / ".clarvis/skills/review/SKILL.md")
     assert outline(symbols) == [("frontmatter", ["name", "description", "agent"]), ("Review", ["😀 Steps"])]
     steps = symbols[1].children[0]  # type: ignore[index]
@@ -186,7 +185,7 @@ async def test_skill_document_symbols(client: LanguageClient, workspace: Path) -
     assert (name.kind, name.detail) == (types.SymbolKind.Property, "review")
 
 
-async def test_json_document_symbols(client: LanguageClient, workspace: Path) -> None:
+async def test_json_document_symbols(client: ClarvisClient, workspace: Path) -> None:
     settings = await document_symbols(client, workspace / ".clarvis/settings.json")
     assert outline(settings) == [
         "model",
@@ -210,7 +209,7 @@ async def test_json_document_symbols(client: LanguageClient, workspace: Path) ->
 # -- workspace symbols ------------------------------------------------------------------------------------------
 
 
-async def test_workspace_symbols(client: LanguageClient, workspace: Path) -> None:
+async def test_workspace_symbols(client: ClarvisClient, workspace: Path) -> None:
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="REV"))
     assert found is not None
     assert [(item.name, item.container_name) for item in found] == [
@@ -241,7 +240,7 @@ async def test_workspace_symbols(client: LanguageClient, workspace: Path) -> Non
 # -- the override code lens -------------------------------------------------------------------------------------
 
 
-async def test_code_lens_on_the_winner_and_the_shadowed_copy(client: LanguageClient, workspace: Path) -> None:
+async def test_code_lens_on_the_winner_and_the_shadowed_copy(client: ClarvisClient, workspace: Path) -> None:
     winner = workspace / ".clarvis/skills/review/SKILL.md"
     shadowed = workspace / ".agents/skills/review/SKILL.md"
     winner_name = range_of(client, WINNER, "review")
@@ -285,7 +284,7 @@ async def test_code_lens_on_the_winner_and_the_shadowed_copy(client: LanguageCli
     assert await code_lenses(client, workspace / ".clarvis/skills/other/SKILL.md") == []
 
 
-async def test_the_lens_command_shows_the_first_location(client: LanguageClient, workspace: Path) -> None:
+async def test_the_lens_command_shows_the_first_location(client: ClarvisClient, workspace: Path) -> None:
     (lens,) = await code_lenses(client, workspace / ".agents/skills/review/SKILL.md")
     assert lens.command is not None
     shown = await client.workspace_execute_command_async(
@@ -298,7 +297,7 @@ async def test_the_lens_command_shows_the_first_location(client: LanguageClient,
     assert request.take_focus is True
 
 
-async def test_the_lens_follows_an_unsaved_rename(client: LanguageClient, workspace: Path) -> None:
+async def test_the_lens_follows_an_unsaved_rename(client: ClarvisClient, workspace: Path) -> None:
     winner = workspace / ".clarvis/skills/review/SKILL.md"
     shadowed = workspace / ".agents/skills/review/SKILL.md"
     open_document(client, winner)

@@ -13,49 +13,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_lsp
-from lsp_support import open_document, write_file
+from lsp_support import ClarvisClient, open_document, write_file
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-CLIENTS = {"visual_studio_code": "visual-studio-code@v1.65.2", "neovim": "neovim@v0.11.0"}
 SKILL = "---\nname: review\ndescription: Reviews.\nuser-invokable: true\n---\n"
 
 
+@pytest.fixture(scope="module")
+def server_command() -> list[str]:
+    return [sys.executable, "-m", "clarvis_lsp", "--stdio"]
+
+
 @pytest.fixture
-def protocol_workspace(tmp_path: Path) -> Path:
+def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     write_file(ws, ".clarvis/skills/review/SKILL.md", SKILL)
     return ws
 
 
-@pytest_lsp.fixture(
-    params=list(CLIENTS), config=ClientServerConfig(server_command=[sys.executable, "-m", "clarvis_lsp", "--stdio"])
-)
-async def raw_client(lsp_client: LanguageClient, request: pytest.FixtureRequest, protocol_workspace: Path):
-    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
-    def code_lens_refresh(params: None) -> None:
-        """VS Code's capabilities promise this request an answer."""
-
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        """The server registers its file watchers; accepting them is enough here."""
-
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities(CLIENTS[request.param]),
-            root_uri=protocol_workspace.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=protocol_workspace.as_uri(), name="ws")],
-            initialization_options={"clarvis": {"includeUser": False}},
-        )
-    )
-    yield
-    await lsp_client.shutdown_session()
-
-
-async def send_unchecked(client: LanguageClient, method: str, params: Any) -> Any:
+async def send_unchecked(client: ClarvisClient, method: str, params: Any) -> Any:
     """Send a request exactly as given: pytest-lsp and pygls would check and type its params first."""
     protocol = client.protocol
     msg_id = str(uuid.uuid4())
@@ -99,27 +77,27 @@ def _malformed(uri: str) -> list[tuple[str, str, Any]]:
     ]
 
 
-async def test_malformed_requests_get_invalid_params(raw_client: LanguageClient, protocol_workspace: Path) -> None:
-    path = protocol_workspace / ".clarvis/skills/review/SKILL.md"
-    open_document(raw_client, path)
+async def test_malformed_requests_get_invalid_params(client: ClarvisClient, workspace: Path) -> None:
+    path = workspace / ".clarvis/skills/review/SKILL.md"
+    open_document(client, path)
     shapes = _malformed(path.as_uri())
     assert len(shapes) == 11
     for label, method, params in shapes:
         with pytest.raises(JsonRpcInvalidParams):
-            await send_unchecked(raw_client, method, params)
+            await send_unchecked(client, method, params)
         # ...and the server goes on answering well-formed requests.
-        hover = await raw_client.text_document_hover_async(
+        hover = await client.text_document_hover_async(
             types.HoverParams(types.TextDocumentIdentifier(path.as_uri()), types.Position(1, 1))
         )
         assert hover is not None, label
 
 
-async def test_an_older_version_is_ignored(raw_client: LanguageClient, protocol_workspace: Path) -> None:
-    path = protocol_workspace / ".clarvis/skills/review/SKILL.md"
-    open_document(raw_client, path, SKILL, version=5)
+async def test_an_older_version_is_ignored(client: ClarvisClient, workspace: Path) -> None:
+    path = workspace / ".clarvis/skills/review/SKILL.md"
+    open_document(client, path, SKILL, version=5)
 
     def change(version: int, text: str) -> None:
-        raw_client.text_document_did_change(
+        client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
                 content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
@@ -127,14 +105,14 @@ async def test_an_older_version_is_ignored(raw_client: LanguageClient, protocol_
         )
 
     async def codes() -> list[str]:
-        report = await raw_client.text_document_diagnostic_async(
+        report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
         )
         return [str(item.code) for item in report.items]
 
     change(3, "---\nname: review\n---\n")  # stale: would drop the description
     assert await codes() == ["skill/unknown-field"]
-    assert any("ignored a change" in message.message for message in raw_client.log_messages)
+    assert any("ignored a change" in message.message for message in client.log_messages)
     change(6, "---\nname: review\ndescription: Reviews.\n---\n")  # current: applied
     assert await codes() == []
 

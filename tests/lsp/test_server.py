@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_support import diagnostics_for, open_document
+from lsp_support import ClarvisClient, diagnostics_for, open_document
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 
-async def test_position_encoding_is_the_clients(client: LanguageClient, workspace: Path) -> None:
+async def test_position_encoding_is_the_clients(client: ClarvisClient, workspace: Path) -> None:
     path = workspace / ".clarvis/skills/emoji/SKILL.md"
     path.parent.mkdir(parents=True)
     text = "---\nname: emoji\ndescription: 😀 é\nuser-invokable: x\n---\n[😀é](missing.md)\n"
@@ -18,7 +17,7 @@ async def test_position_encoding_is_the_clients(client: LanguageClient, workspac
     found = await diagnostics_for(client, path, until=lambda codes: "skill/broken-link" in codes)
     link = next(item for item in found if item.code == "skill/broken-link")
     # "[😀é](" is 5 code points, 6 UTF-16 units and 9 UTF-8 bytes before the link target.
-    expected = 9 if client.client_name == "neovim" else 6  # type: ignore[attr-defined]
+    expected = 9 if client.client_name == "neovim" else 6
     assert link.range.start == types.Position(line=5, character=expected)
     assert link.code_description is not None
     unknown = next(item for item in found if item.code == "skill/unknown-field")
@@ -26,7 +25,7 @@ async def test_position_encoding_is_the_clients(client: LanguageClient, workspac
     assert unknown.range == types.Range(start=types.Position(3, 0), end=types.Position(3, 14))
 
 
-async def test_unsaved_rename_updates_the_other_copy_at_once(client: LanguageClient, workspace: Path) -> None:
+async def test_unsaved_rename_updates_the_other_copy_at_once(client: ClarvisClient, workspace: Path) -> None:
     winner = workspace / ".clarvis/skills/review/SKILL.md"
     loser = workspace / ".agents/skills/review/SKILL.md"
     open_document(client, loser, loser.read_text())

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from pathlib import Path
 
 import pytest
-from lsp_support import diagnostics_for, is_neovim, open_document, write_file
+from lsp_support import ClarvisClient, diagnostics_for, is_neovim, open_document, write_file
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 SKILL = "---\nname: {name}\ndescription: Does {name} things.\n---\n# {name}\n"
 
@@ -28,29 +26,27 @@ def codes(items: list[types.Diagnostic]) -> list[str]:
     return sorted(str(item.code) for item in items)
 
 
-def watched(client: LanguageClient, path: Path, kind: types.FileChangeType) -> None:
+def watched(client: ClarvisClient, path: Path, kind: types.FileChangeType) -> None:
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=kind)])
     )
 
 
-async def test_watchers_are_registered_dynamically(client: LanguageClient) -> None:
+async def test_watchers_are_registered_dynamically(client: ClarvisClient) -> None:
+    # The server registers its watchers in `initialized`, then asks for its configuration; a session starts only
+    # once that request has arrived, so whatever the server was going to register is registered by now.
+    assert client.configuration_requests >= 1
     if is_neovim(client):
         # Neovim 0.11 on Linux declares no dynamic registration for file watching: nothing may be registered.
-        await asyncio.sleep(0.5)
-        assert client.registrations == []  # type: ignore[attr-defined]
+        assert client.registrations == []
         return
-    for _ in range(50):
-        if client.registrations:  # type: ignore[attr-defined]
-            break
-        await asyncio.sleep(0.05)
-    [registration] = client.registrations  # type: ignore[attr-defined]
+    [registration] = client.registrations
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     globs = [watcher["globPattern"] for watcher in registration.register_options["watchers"]]
     assert "**/SKILL.md" in globs and "**/.clarvis/settings.json" in globs
 
 
-async def test_skill_directory_created_and_deleted_on_disk(client: LanguageClient, workspace: Path) -> None:
+async def test_skill_directory_created_and_deleted_on_disk(client: ClarvisClient, workspace: Path) -> None:
     shared = workspace / ".agents/skills/deploy/SKILL.md"
     open_document(client, shared)
     assert codes(await diagnostics_for(client, shared, until=lambda found: found == [])) == []
@@ -66,7 +62,7 @@ async def test_skill_directory_created_and_deleted_on_disk(client: LanguageClien
     assert codes(await diagnostics_for(client, shared, until=lambda found: found == [])) == []
 
 
-async def test_close_falls_back_to_disk(client: LanguageClient, workspace: Path) -> None:
+async def test_close_falls_back_to_disk(client: ClarvisClient, workspace: Path) -> None:
     typo = workspace / ".clarvis/skills/typo/SKILL.md"
     open_document(client, typo, "---\nname: typo\ndescription: d\n---\n")
     assert codes(await diagnostics_for(client, typo, until=lambda found: found == [])) == []
@@ -77,7 +73,7 @@ async def test_close_falls_back_to_disk(client: LanguageClient, workspace: Path)
     assert codes(found) == ["skill/unknown-field"]
 
 
-async def test_save_rechecks(client: LanguageClient, workspace: Path) -> None:
+async def test_save_rechecks(client: ClarvisClient, workspace: Path) -> None:
     typo = workspace / ".clarvis/skills/typo/SKILL.md"
     open_document(client, typo)
     assert codes(await diagnostics_for(client, typo, until=lambda found: bool(found))) == ["skill/unknown-field"]
@@ -85,22 +81,20 @@ async def test_save_rechecks(client: LanguageClient, workspace: Path) -> None:
     assert codes(await diagnostics_for(client, typo, until=lambda found: bool(found))) == ["skill/unknown-field"]
 
 
-async def test_configuration_change_rechecks(client: LanguageClient, workspace: Path) -> None:
+async def test_configuration_change_rechecks(client: ClarvisClient, workspace: Path) -> None:
     typo = workspace / ".clarvis/skills/typo/SKILL.md"
     open_document(client, typo)
     assert codes(await diagnostics_for(client, typo, until=lambda found: bool(found))) == ["skill/unknown-field"]
     client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"clarvis": {"rules": {"skill/unknown-field": "error"}}})
     )
-    await asyncio.sleep(0)  # let the notification go out before a pull request
     found = await diagnostics_for(
-        client, typo, until=lambda found: found == ["skill/unknown-field"] and bool(client.diagnostics)
+        client,
+        typo,
+        until=lambda found: found == ["skill/unknown-field"],
+        where=lambda items: all(item.severity == types.DiagnosticSeverity.Error for item in items),
     )
-    for _ in range(50):
-        found = await diagnostics_for(client, typo)
-        if found and found[0].severity == types.DiagnosticSeverity.Error:
-            break
-        await asyncio.sleep(0.1)
+    assert codes(found) == ["skill/unknown-field"]
     assert found[0].severity == types.DiagnosticSeverity.Error
     client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"clarvis": {"rules": {"skill/unknown-field": "off"}}})
@@ -108,7 +102,7 @@ async def test_configuration_change_rechecks(client: LanguageClient, workspace: 
     assert codes(await diagnostics_for(client, typo, until=lambda found: found == [])) == []
 
 
-async def test_quick_fix_applied_and_rechecked(client: LanguageClient, workspace: Path) -> None:
+async def test_quick_fix_applied_and_rechecked(client: ClarvisClient, workspace: Path) -> None:
     typo = workspace / ".clarvis/skills/typo/SKILL.md"
     text = typo.read_text()
     open_document(client, typo, text)
@@ -134,7 +128,7 @@ async def test_quick_fix_applied_and_rechecked(client: LanguageClient, workspace
     assert codes(await diagnostics_for(client, typo, until=lambda found: found == [])) == []
 
 
-async def test_server_keeps_answering_after_a_feature_raised(client: LanguageClient, workspace: Path) -> None:
+async def test_server_keeps_answering_after_a_feature_raised(client: ClarvisClient, workspace: Path) -> None:
     typo = workspace / ".clarvis/skills/typo/SKILL.md"
     broken = types.Diagnostic(
         range=types.Range(types.Position(0, 0), types.Position(0, 1)),
@@ -155,11 +149,7 @@ async def test_server_keeps_answering_after_a_feature_raised(client: LanguageCli
 
 
 class TestMultiRoot:
-    @pytest.fixture
-    def settings(self) -> dict[str, object]:
-        return {"includeUser": False}
-
-    async def test_folders_do_not_shadow_each_other(self, client: LanguageClient, workspace: Path) -> None:
+    async def test_folders_do_not_shadow_each_other(self, client: ClarvisClient, workspace: Path) -> None:
         other = workspace.parent / "other"
         client.workspace_did_change_workspace_folders(
             types.DidChangeWorkspaceFoldersParams(
@@ -176,7 +166,7 @@ class TestMultiRoot:
         assert codes(await diagnostics_for(client, first, until=lambda found: found == [])) == []
 
 
-async def test_workspace_symbols_include_nested_workspaces(client: LanguageClient, workspace: Path) -> None:
+async def test_workspace_symbols_include_nested_workspaces(client: ClarvisClient, workspace: Path) -> None:
     nested = write_file(workspace, "packages/app/.clarvis/skills/inner-tool/SKILL.md", SKILL.format(name="inner-tool"))
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="inner"))
     assert [(symbol.name, symbol.location.uri) for symbol in found] == [("inner-tool", nested.as_uri())]
