@@ -1,0 +1,36 @@
+-- clarvis-lsp for Neovim 0.11+.
+--   vim.opt.runtimepath:append("/path/to/clarvis-lsp/editors/neovim")
+--   vim.lsp.enable("clarvis_lsp")
+-- Override any field with vim.lsp.config("clarvis_lsp", { ... }), e.g. the settings below.
+
+local root_markers = { ".clarvis-lsp.toml", ".clarvis", ".agents", ".git" }
+
+-- The files clarvis-lsp checks (SPEC §3). Neovim gives them the filetypes markdown and json, like every
+-- README and package.json, so the filetype alone would start the server for any of those.
+local function is_clarvis_file(path)
+  path = vim.fs.normalize(path)
+  local name = vim.fs.basename(path)
+  if name == "SKILL.md" or name == "plugin.json" or name == "marketplace.json" then
+    return true
+  end
+  return path:find("/%.clarvis/settings%.json$") ~= nil
+    or path:find("/hooks/hooks%.json$") ~= nil
+    or path:find("/%.clarvis/agents/[^/]+%.md$") ~= nil
+    or path:find("/plugins/[^/]+/agents/[^/]+%.md$") ~= nil
+end
+
+---@type vim.lsp.Config
+return {
+  cmd = { "clarvis-lsp" },
+  filetypes = { "markdown", "json", "jsonc" },
+  root_markers = root_markers, -- documents the markers; root_dir below is what Neovim uses
+  root_dir = function(bufnr, on_dir)
+    local path = vim.api.nvim_buf_get_name(bufnr)
+    if path ~= "" and is_clarvis_file(path) then
+      on_dir(vim.fs.root(bufnr, root_markers) or vim.fs.dirname(vim.fs.normalize(path)))
+    end
+  end,
+  -- The `clarvis` section (SPEC §7): preset, roots, strict, followSymlinks, includeUser, rules, settings, exclude.
+  init_options = { clarvis = vim.empty_dict() },
+  settings = { clarvis = vim.empty_dict() },
+}

