@@ -42,5 +42,10 @@ def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeW
     added = [uri_to_path(folder.uri) for folder in params.event.added]
     server.folders = [folder for folder in server.folders if folder not in removed]
     server.folders += [folder for folder in added if folder is not None]
+    # Files of a removed folder that are not open any more: their findings are withdrawn, not re-checked.
+    for path in list(server.published):
+        gone = any(folder is not None and (path == folder or folder in path.parents) for folder in removed)
+        if gone and path not in server.overlay:
+            server.publish(path, [])
     server.reset_engines()
     recheck_open_documents(server)
