@@ -37,6 +37,7 @@ from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.kinds import FileKind, file_kind
 from clarvis_lsp.model import Diagnostic, Position, Range
 from clarvis_lsp.rules import runner
+from clarvis_lsp.rules.agent import AgentContext, AgentFile
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
@@ -252,6 +253,14 @@ class WorkspaceEngine:
             context = SkillContext(agents=self.discovered.agents)
             frontmatter_ok = document.frontmatter_ok
             run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
+            return findings.items
+        if kind is FileKind.AGENT:
+            read = self.read(path)
+            if read is None:
+                return []
+            text, findings = read
+            agent_file, where = AgentFile(path, text), AgentContext(self.directory)
+            run_rules(runner.AGENT_RULES, agent_file, where, findings, self.is_enabled)
             return findings.items
         steps = runner.JSON_RULES.get(kind) if kind is not None else None
         if steps:

@@ -1,13 +1,27 @@
 """Which Clarvis file kind a path is, exactly as SPEC §3 recognises them.
 
 Recognition is by place, not by name alone: only ``.clarvis/settings.json`` is a settings file, so a
-``.vscode/settings.json`` never gets a finding, and a ``plugin.json`` counts only in a plugin directory.
+``.vscode/settings.json`` never gets a finding, and a ``plugin.json`` counts only in a plugin directory. The
+names are Clarvis's on-disk layout (``clarvis_lsp.knowledge.layout``).
 """
 
 from __future__ import annotations
 
 import enum
 from pathlib import Path
+
+from clarvis_lsp.knowledge.layout import (
+    AGENT_SUFFIX,
+    AGENTS_DIR,
+    CLARVIS_DIR,
+    HOOKS_DIR,
+    HOOKS_FILE,
+    MARKETPLACE_FILE,
+    PLUGIN_MANIFEST,
+    PLUGINS_DIR,
+    SETTINGS_FILE,
+    SKILL_FILE,
+)
 
 
 class FileKind(str, enum.Enum):
@@ -30,24 +44,24 @@ def file_kind(
     """
     name = path.name
     parent = path.parent
-    if name == "SKILL.md":
+    if name == SKILL_FILE:
         return FileKind.SKILL
-    if name == "settings.json":
-        return FileKind.SETTINGS if parent.name == ".clarvis" else None
-    if name == "marketplace.json":
+    if name == SETTINGS_FILE:
+        return FileKind.SETTINGS if parent.name == CLARVIS_DIR else None
+    if name == MARKETPLACE_FILE:
         return FileKind.MARKETPLACE
-    if name == "plugin.json":
-        if parent.parent.name == "plugins" or parent in plugin_dirs or parent in workspace_dirs:
+    if name == PLUGIN_MANIFEST:
+        if parent.parent.name == PLUGINS_DIR or parent in plugin_dirs or parent in workspace_dirs:
             return FileKind.PLUGIN
         return None
-    if name == "hooks.json" and parent.name == "hooks" and (parent.parent / "plugin.json").exists():
+    if name == HOOKS_FILE and parent.name == HOOKS_DIR and (parent.parent / PLUGIN_MANIFEST).exists():
         return FileKind.HOOKS
-    if name == "hooks.json" and parent.name == "hooks" and parent.parent.parent.name == "plugins":
+    if name == HOOKS_FILE and parent.name == HOOKS_DIR and parent.parent.parent.name == PLUGINS_DIR:
         return FileKind.HOOKS
     if (
-        path.suffix == ".md"
-        and parent.name == "agents"
-        and (parent.parent.name == ".clarvis" or parent.parent.parent.name == "plugins")
+        path.suffix == AGENT_SUFFIX
+        and parent.name == AGENTS_DIR
+        and (parent.parent.name == CLARVIS_DIR or parent.parent.parent.name == PLUGINS_DIR)
     ):
         return FileKind.AGENT
     return None

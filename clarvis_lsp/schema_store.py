@@ -1,9 +1,9 @@
 """Access to the JSON Schemas in ``clarvis_lsp.schemas``: loading, validation and key documentation.
 
 The schemas (Draft 2020-12, one file per file kind) are the single source of key documentation for hover and
-completion. This module reads them as package data, builds a ``referencing.Registry`` so that ``$ref`` between
-them resolves offline, and walks them along a JSON path to answer "what is this key?" (``describe``) and "which
-keys may go here?" (``property_names``).
+completion. This module takes them from ``clarvis_lsp.knowledge.schemas`` (which reads the package data once for
+the rules too), builds a ``referencing.Registry`` so that ``$ref`` between them resolves offline, and walks them
+along a JSON path to answer "what is this key?" (``describe``) and "which keys may go here?" (``property_names``).
 
 Walking a schema follows ``$ref`` and looks into ``allOf``, ``anyOf``, ``oneOf`` and the ``then``/``else`` of
 ``if`` (never into ``if`` or ``not``, which are conditions, not documentation). Given the ``document`` being
@@ -16,8 +16,6 @@ The returned schema dicts are shared and cached: treat them as read-only.
 from __future__ import annotations
 
 import functools
-import importlib.resources
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,12 +25,14 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from clarvis_lsp.knowledge import schemas as _schemas
+
 if TYPE_CHECKING:
     from referencing._core import Resolver
 
-SCHEMA_PACKAGE = "clarvis_lsp.schemas"
+SCHEMA_PACKAGE = _schemas.SCHEMA_PACKAGE
 SCHEMA_BASE_URI = "https://clarvis-lsp.dev/schemas/"
-_SUFFIX = ".schema.json"
+_SUFFIX = _schemas.SCHEMA_SUFFIX
 
 PathKey: TypeAlias = str | int
 
@@ -87,15 +87,9 @@ def _normalise(name: str) -> str:
     return base
 
 
-@functools.cache
-def _names() -> tuple[str, ...]:
-    root = importlib.resources.files(SCHEMA_PACKAGE)
-    return tuple(sorted(entry.name[: -len(_SUFFIX)] for entry in root.iterdir() if entry.name.endswith(_SUFFIX)))
-
-
 def schema_names() -> list[str]:
     """The names of all shipped schemas, sorted (``"hook"``, ``"settings"``, ``"skill-frontmatter"``…)."""
-    return list(_names())
+    return list(_schemas.schema_names())
 
 
 def schema_id(name: str) -> str:
@@ -103,23 +97,12 @@ def schema_id(name: str) -> str:
     return SCHEMA_BASE_URI + _normalise(name) + _SUFFIX
 
 
-@functools.cache
-def _load(name: str) -> dict[str, Any]:
-    if name not in _names():
-        raise KeyError(f"unknown schema {name!r}; known: {', '.join(schema_names())}")
-    resource = importlib.resources.files(SCHEMA_PACKAGE).joinpath(name + _SUFFIX)
-    data = json.loads(resource.read_text(encoding="utf-8"))
-    if not isinstance(data, dict):
-        raise ValueError(f"schema {name!r} is not a JSON object")
-    return data
-
-
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed schema ``name`` (``"settings"``, also ``"settings.schema.json"``); cached, do not mutate.
 
     Raises ``KeyError`` for a name that is not shipped.
     """
-    return _load(_normalise(name))
+    return _schemas.load(_normalise(name))
 
 
 @functools.cache

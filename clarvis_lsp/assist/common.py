@@ -18,6 +18,7 @@ from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge import layout
 from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe, property_names
 
 SCHEMA_FOR_KIND: dict[FileKind, str] = {
@@ -206,7 +207,7 @@ def plugin_skills(discovered: Discovered | None, plugin_dir: Path) -> dict[str, 
     From discovery when the plugin is enabled (its skills are a root); otherwise that one small directory is
     scanned now (discovery does not scan the skills of a plugin that is not enabled).
     """
-    skills_dir = os.path.normpath(plugin_dir / "skills")
+    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
     if discovered is None:
         return {}
     registry = discovered.registry

@@ -37,9 +37,14 @@ from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonLocation,
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge.hooks import EVENT_CLASS
+from clarvis_lsp.knowledge.plugin import RUN_POLICIES
+from clarvis_lsp.knowledge.skill import NAME_PATTERN
 from clarvis_lsp.model import Position, Range
-from clarvis_lsp.rules.hooks import EVENT_CLASS
 from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe, load_schema, property_names
+
+# A skill's value in capabilityRunPolicies: a snippet choice between the run policies (``"${1|…|}"``).
+_RUN_POLICY_CHOICE = '"${1|' + ",".join(RUN_POLICIES) + '|}"'
 
 CandidateKind = Literal["property", "value", "enum", "snippet", "reference"]
 
@@ -303,7 +308,7 @@ class _JsonCompletion:
             if renaming:
                 insert, is_snippet = _json_string(name), False
             elif self.snippets:
-                insert = f"{_plain_escape(_json_string(name))}: " + '"${1|off,on,review|}"' + ("," if comma else "")
+                insert = f"{_plain_escape(_json_string(name))}: " + _RUN_POLICY_CHOICE + ("," if comma else "")
                 is_snippet = True
             else:
                 insert, is_snippet = f"{_json_string(name)}: ", False
@@ -717,7 +722,7 @@ def _frontmatter_snippet(lines: LineIndex, position: Position, path: Path | None
         entries = []
         for key, value in body.items():
             rendered = str(value)
-            if key == "name" and path is not None and re.fullmatch(r"[A-Za-z0-9._-]+", path.parent.name):
+            if key == "name" and path is not None and NAME_PATTERN.match(path.parent.name):
                 rendered = re.sub(
                     r"\$\{(\d+):[^}]*\}", lambda m: "${" + m.group(1) + ":" + path.parent.name + "}", rendered
                 )

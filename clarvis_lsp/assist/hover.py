@@ -40,6 +40,7 @@ from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe
 
 __all__ = ["HoverInfo", "event_markdown", "hover", "key_markdown", "plugin_entry_markdown", "skill_copies_markdown"]
 
+
 @dataclass(frozen=True)
 class HoverInfo:
     """Markdown to show, and the range of the key or value it is about."""

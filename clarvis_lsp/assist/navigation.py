@@ -33,6 +33,8 @@ from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_s
 from clarvis_lsp.documents.text import LineIndex, strip_bom
 from clarvis_lsp.engine import Discovered, WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
 from clarvis_lsp.model import Position, Range
 from clarvis_lsp.rules.discovery import name_range, names_at
 
@@ -216,7 +218,7 @@ def _plugin_location(engine: WorkspaceEngine, manifest: Path | None, directory: 
 def _plugin_skill(engine: WorkspaceEngine, found: Discovered, plugin_dir: Path, name: str) -> SkillInfo | None:
     """The skill ``name`` of the plugin in ``plugin_dir``: from discovery when it scanned the plugin (enabled),
     else from a scan of the plugin's ``skills/`` alone."""
-    skills_dir = os.path.normpath(plugin_dir / "skills")
+    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
     registry = found.registry
     for scan in registry.scans:
         if os.path.normpath(scan.root.path) == skills_dir:
@@ -652,7 +654,7 @@ def _member_symbols(
             kind = SymbolKind.MODULE
             if parent_key == "mcpServers":
                 kind = SymbolKind.OBJECT
-                detail = f"{_string(value.value_of('type')) or 'stdio'} server"
+                detail = f"{_string(value.value_of('type')) or DEFAULT_TRANSPORT} server"
             if depth < MAX_SYMBOL_DEPTH:
                 children = tuple(_member_symbols(document, value, budget, depth + 1, member.key))
         elif isinstance(value, JsonArray):

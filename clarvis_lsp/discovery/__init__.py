@@ -42,7 +42,6 @@ from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.registry import AgentSkills, SkillRegistry, create_agent_skills, discover_skills
 from clarvis_lsp.discovery.scan import (
     MAX_RESOURCES,
-    SKILL_FILE,
     DirScan,
     RootScan,
     malformed_reason,
@@ -53,7 +52,6 @@ from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillI
 from clarvis_lsp.discovery.walk import SKIPPED_DIRS, Excludes, walk_tree
 from clarvis_lsp.discovery.workspace import (
     PRESETS,
-    WORKSPACE_MARKERS,
     XCSH_MARKERS,
     effective_skill_roots,
     find_workspaces,
@@ -63,6 +61,7 @@ from clarvis_lsp.discovery.workspace import (
     nearest_workspace,
     workspace_roots,
 )
+from clarvis_lsp.knowledge.layout import SKILL_FILE, WORKSPACE_MARKERS
 
 __all__ = [
     "DEFAULT_FOLLOW_SYMLINKS",

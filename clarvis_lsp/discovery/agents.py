@@ -17,8 +17,7 @@ from clarvis_lsp.discovery.config import SkillScope
 from clarvis_lsp.discovery.fs import entry_kind, list_dir
 from clarvis_lsp.discovery.plugins import PluginInfo
 from clarvis_lsp.discovery.scan import normalise_overlay
-
-AGENT_SUFFIX = ".md"
+from clarvis_lsp.knowledge.layout import AGENT_SUFFIX, agents_dir
 
 
 @dataclass(frozen=True)
@@ -53,8 +52,8 @@ def discover_agents(
     """
     buffers = normalise_overlay(overlay)
     agents: dict[str, AgentInfo] = {}
-    workspace = Path(workspace_dir) / ".clarvis" / "agents"
-    personal = Path(home) / ".clarvis" / "agents"
+    workspace = agents_dir(workspace_dir)
+    personal = agents_dir(home)
     locations: list[tuple[SkillScope, Path]] = []
     if include_user and os.path.normpath(personal) != os.path.normpath(workspace):
         locations.append(("user", personal))

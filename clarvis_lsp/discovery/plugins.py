@@ -23,9 +23,7 @@ from clarvis_lsp.discovery.fs import entry_kind, list_dir, read_regular_file, re
 from clarvis_lsp.discovery.scan import normalise_overlay
 from clarvis_lsp.discovery.skills import DiscoveryWarning
 from clarvis_lsp.documents.text import decode, strip_bom
-
-PLUGIN_MANIFEST = "plugin.json"
-SETTINGS_FILE = "settings.json"
+from clarvis_lsp.knowledge.layout import AGENTS_DIR, PLUGIN_MANIFEST, SKILLS_DIR, plugins_dir, settings_file
 
 
 @dataclass(frozen=True)
@@ -62,8 +60,8 @@ def plugin_locations(
 
     When the workspace is the home directory the two are one directory, scanned once as the workspace's.
     """
-    workspace = Path(workspace_dir) / ".clarvis" / "plugins"
-    personal = Path(home) / ".clarvis" / "plugins"
+    workspace = plugins_dir(workspace_dir)
+    personal = plugins_dir(home)
     locations: list[tuple[SkillScope, Path]] = []
     if include_user and os.path.normpath(personal) != os.path.normpath(workspace):
         locations.append(("user", personal))
@@ -107,8 +105,8 @@ def scan_plugins(
                 directory=directory,
                 manifest=manifest,
                 scope=scope,
-                skills_dir=directory / "skills",
-                agents_dir=directory / "agents",
+                skills_dir=directory / SKILLS_DIR,
+                agents_dir=directory / AGENTS_DIR,
                 hides=previous,
             )
     return PluginScan(plugins, tuple(hidden), tuple(warnings))
@@ -162,13 +160,13 @@ def effective_enabled_plugins(
     ``enabledPlugins`` leaves the personal list in force. The workspace is treated as trusted (the linter checks
     what will be active once ``/workspace-trust`` approves it).
     """
-    workspace_settings = Path(workspace_dir) / ".clarvis" / SETTINGS_FILE
+    workspace_settings = settings_file(workspace_dir)
     found = _enabled_field(workspace_settings, overlay, follow_symlinks)
     if found is not None:
         return found
     if not include_user:
         return []
-    personal = _enabled_field(Path(home) / ".clarvis" / SETTINGS_FILE, overlay, follow_symlinks)
+    personal = _enabled_field(settings_file(home), overlay, follow_symlinks)
     return personal or []
 
 

@@ -10,6 +10,7 @@ import os
 
 from clarvis_lsp.discovery.config import SkillRootInput, SkillScope, default_home
 from clarvis_lsp.discovery.paths import resolve_workspace_dir
+from clarvis_lsp.knowledge.layout import AGENTS_STANDARD_DIR, CLARVIS_DIR, SKILLS_DIR
 
 
 def _workspace_and_home(workspace: str | None, cwd: str | None, home: str | None) -> tuple[str, str | None]:
@@ -42,10 +43,10 @@ def clarvis_skill_roots(
     """
     ws, explicit_home = _workspace_and_home(workspace, cwd, home)
     return [
-        SkillRootInput(_user(explicit_home, ".agents", "skills"), "user", "agents"),
-        SkillRootInput(os.path.join(ws, ".agents", "skills"), "workspace", "agents"),
-        SkillRootInput(_user(explicit_home, ".clarvis", "skills"), "user", "clarvis"),
-        SkillRootInput(os.path.join(ws, ".clarvis", "skills"), "workspace", "clarvis"),
+        SkillRootInput(_user(explicit_home, AGENTS_STANDARD_DIR, SKILLS_DIR), "user", "agents"),
+        SkillRootInput(os.path.join(ws, AGENTS_STANDARD_DIR, SKILLS_DIR), "workspace", "agents"),
+        SkillRootInput(_user(explicit_home, CLARVIS_DIR, SKILLS_DIR), "user", "clarvis"),
+        SkillRootInput(os.path.join(ws, CLARVIS_DIR, SKILLS_DIR), "workspace", "clarvis"),
     ]
 
 

@@ -28,8 +28,8 @@ from clarvis_lsp.discovery.fs import is_within, read_regular_file, reason
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import decode, strip_bom
+from clarvis_lsp.knowledge.layout import SKILL_FILE
 
-SKILL_FILE = "SKILL.md"
 _RESOURCE_NAMES = frozenset(RESOURCE_DIRS)
 
 MAX_RESOURCES = 10_000

@@ -17,9 +17,7 @@ from clarvis_lsp.discovery.errors import StartupError
 from clarvis_lsp.discovery.plugins import discover_plugins, effective_enabled_plugins, plugin_skill_roots
 from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
-
-WORKSPACE_MARKERS: tuple[str, ...] = (".clarvis", ".agents")
-"""A directory containing one of these directories is a workspace (the clarvis preset)."""
+from clarvis_lsp.knowledge.layout import WORKSPACE_MARKERS
 
 XCSH_MARKERS: tuple[str, ...] = (".xcsh", ".claude", ".codex", ".gemini", ".agents")
 """Under the xcsh preset, a directory holding any of its source directories is a workspace (SPEC §2)."""

@@ -15,6 +15,7 @@ FAMILY_MODULES: tuple[str, ...] = (
     "clarvis_lsp.rules.mcp",
     "clarvis_lsp.rules.plugin",
     "clarvis_lsp.rules.marketplace",
+    "clarvis_lsp.rules.agent",
     "clarvis_lsp.rules.internal",
 )
 

@@ -245,12 +245,16 @@ def _check_url(
 
 
 def _report_forbidden(document: JsonDocument, member: JsonMember, transport: str, findings: Findings) -> None:
+    """``member`` is a field ``transport`` forbids: a remote field on a stdio server, or a stdio one on a remote."""
+    allowed = mcp.transports_allowing(member.key)
     if transport == "stdio":
-        reason = f'"{member.key}" is only for the http and sse transports; a stdio server uses "command"'
-        if transport == "stdio" and member.parent.get("type") is None:
-            reason += ' (a server without "type" is stdio)'
+        reason = f'"{member.key}" is only for the {" and ".join(allowed)} transports; a stdio server uses "command"'
+        if member.parent.get("type") is None:
+            reason += f' (a server without "type" is {mcp.DEFAULT_TRANSPORT})'
     else:
-        reason = f'"{member.key}" is only for stdio servers; an {transport} server is reached at its "url"'
+        reason = (
+            f'"{member.key}" is only for {"/".join(allowed)} servers; an {transport} server is reached at its "url"'
+        )
     findings.add(
         FIELD_NOT_ALLOWED.code,
         document.key_range(member),

@@ -23,7 +23,7 @@ from clarvis_lsp.documents.jsondoc import JsonDocument
 from clarvis_lsp.documents.skill import SkillDocument
 from clarvis_lsp.kinds import FileKind
 from clarvis_lsp.model import Diagnostic, Position, Range
-from clarvis_lsp.rules import hooks, json, marketplace, plugin, settings, skill
+from clarvis_lsp.rules import agent, hooks, json, marketplace, plugin, settings, skill
 from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
@@ -42,6 +42,10 @@ def family_codes(*families: str) -> tuple[str, ...]:
 
 
 SKILL_RULES: tuple[RuleStep[SkillDocument, skill.SkillContext], ...] = skill.RULE_STEPS
+
+AGENT_RULES: tuple[RuleStep[agent.AgentFile, agent.AgentContext], ...] = (
+    RuleStep("agent/requires-trust", (agent.REQUIRES_TRUST.code,), agent.check_agent),
+)
 
 JSON_SYNTAX: RuleStep[JsonDocument, JsonFileContext] = RuleStep(
     "json", family_codes("json"), lambda document, _context, findings: json.check_json_syntax(document, findings)

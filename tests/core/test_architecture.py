@@ -28,6 +28,18 @@ def test_nothing_outside_server_imports_the_protocol() -> None:
     assert offenders == []
 
 
+def test_the_knowledge_layer_reads_the_schemas_with_the_standard_library_only() -> None:
+    """No protocol and no validator on the path every rule and the ``--check`` start-up go through."""
+    import sys
+
+    modules = sorted((PACKAGE / "knowledge").glob("*.py"))
+    assert {path.stem for path in modules} >= {"schemas", "hooks", "mcp", "skill", "settings", "plugin", "layout"}
+    for path in modules:
+        outside = imported_modules(path) - {"clarvis_lsp", "__future__"}
+        assert outside <= sys.stdlib_module_names, (path.name, outside - sys.stdlib_module_names)
+        assert not {"pygls", "lsprotocol", "jsonschema", "referencing"} & imported_modules(path), path.name
+
+
 def test_the_server_does_import_the_protocol() -> None:
     # Guards the test above against silently scanning nothing.
     assert "pygls" in imported_modules(PACKAGE / "server" / "app.py")

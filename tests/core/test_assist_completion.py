@@ -16,22 +16,8 @@ from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered, WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, settings, skill
 from clarvis_lsp.model import Range
-
-EVENTS = [
-    "pre_tool_use",
-    "post_tool_use",
-    "pre_finalize",
-    "pre_delegate_task",
-    "run_start",
-    "run_end",
-    "subagent_complete",
-    "model_call_error",
-    "budget_exhausted",
-    "user_steer",
-    "session_start",
-    "pre_compact",
-]
 
 
 def write(root: Path, relative: str, text: str) -> Path:
@@ -114,9 +100,7 @@ def expand(snippet: str) -> str:
 def test_skill_keys_not_already_present() -> None:
     found = run(FileKind.SKILL, "---\nname: x\ndescription: d\n|\n---\nBody\n")
     assert "name" not in labels(found) and "description" not in labels(found)
-    assert {"agent", "version", "license", "argument-hint", "user-invocable", "allowed-tools", "tools"} <= set(
-        labels(found)
-    )
+    assert set(skill.FIELDS) - {"name", "description"} <= set(labels(found))
     agent = by_label(found, "agent")
     assert agent.kind == "property"
     assert agent.insert_text == "agent: "
@@ -190,11 +174,9 @@ def test_skill_frontmatter_snippet_for_an_empty_file(tmp_path: Path) -> None:
 def test_settings_top_level_keys_not_already_present() -> None:
     found = run(FileKind.SETTINGS, '{\n  "model": "m",\n  |\n}')
     assert "model" not in labels(found)
-    assert {"hooks", "mcpServers", "marketplaces", "enabledPlugins", "memory", "plans", "tasks", "$schema"} <= set(
-        labels(found)
-    )
-    hooks = by_label(found, "hooks")
-    assert hooks.documentation_markdown is not None and "/workspace-trust" in hooks.documentation_markdown
+    assert set(settings.FIELDS) - {"model"} <= set(labels(found))
+    item = by_label(found, "hooks")
+    assert item.documentation_markdown is not None and "/workspace-trust" in item.documentation_markdown
 
 
 @pytest.mark.parametrize(
@@ -227,25 +209,24 @@ def test_property_snippets_shape_the_value_and_add_a_comma() -> None:
 
 def test_hook_fields() -> None:
     found = run(FileKind.SETTINGS, '{"hooks": [{"event": "pre_tool_use", "|')
-    assert labels(found) == ["command", "match", "timeout_ms", "on_failure"]
+    assert labels(found) == [field for field in hooks.HOOK_FIELDS if field != "event"]
     assert by_label(found, "command").detail == "string (required)"
 
 
 def test_hook_fields_leave_out_match_on_a_non_tool_event() -> None:
     found = run(FileKind.SETTINGS, '{"hooks": [{"event": "run_end", |}]}')
     assert "match" not in labels(found) and "event" not in labels(found)
-    assert {"command", "timeout_ms", "on_failure"} <= set(labels(found))
+    assert set(hooks.HOOK_FIELDS) - {"event", "match"} <= set(labels(found))
 
 
 def test_event_names_with_their_class() -> None:
     marked = '{"hooks": [{"event": "pre|'
     found = run(FileKind.SETTINGS, marked)
-    assert labels(found) == EVENTS
-    assert by_label(found, "pre_tool_use").detail == "control event"
-    assert by_label(found, "run_end").detail == "observer event"
-    assert by_label(found, "session_start").detail == "context event"
+    assert labels(found) == list(hooks.EVENTS)
+    for event in hooks.EVENTS:
+        assert by_label(found, event).detail == f"{hooks.EVENT_CLASS[event]} event"
     assert by_label(found, "pre_compact").detail == "compaction context event"
-    assert "rewrite" in (by_label(found, "pre_tool_use").documentation_markdown or "")
+    assert "rewrite" in (by_label(found, hooks.REWRITE_EVENT).documentation_markdown or "")
     assert apply(marked, by_label(found, "pre_finalize")) == '{"hooks": [{"event": "pre_finalize"'
 
 
@@ -259,7 +240,7 @@ def test_on_failure_values_allowed_for_the_event() -> None:
     assert labels(run(FileKind.SETTINGS, '{"hooks": [{"event": "run_end", "on_failure": |')) == ["pass"]
     assert labels(run(FileKind.SETTINGS, '{"hooks": [{"event": "session_start", "on_failure": "|"}]}')) == ["pass"]
     control = run(FileKind.SETTINGS, '{"hooks": [{"event": "pre_finalize", "on_failure": "|"}]}')
-    assert labels(control) == ["pass", "deny"]
+    assert labels(control) == list(hooks.ON_FAILURE_VALUES)
 
 
 def test_hook_fields_in_plugin_json_and_hooks_json() -> None:
@@ -282,7 +263,7 @@ def test_hook_fields_in_plugin_json_and_hooks_json() -> None:
 def test_hooks_behind_a_hooks_document_keep_their_rules(kind: FileKind, marked: str) -> None:
     # A hooks document is an anyOf (array or object): the hook inside must still be documented as in settings.
     found = run(kind, marked)
-    assert labels(found) == ["command", "timeout_ms", "on_failure"]  # no match on run_end
+    assert labels(found) == [field for field in hooks.HOOK_FIELDS if field not in ("event", "match")]  # run_end
     assert by_label(found, "command").detail == "string (required)"
     on_failure = marked.replace("|", '"on_failure": |')
     assert labels(run(kind, on_failure)) == ["pass"]
@@ -290,19 +271,20 @@ def test_hooks_behind_a_hooks_document_keep_their_rules(kind: FileKind, marked: 
 
 def test_mcp_fields_filtered_by_type() -> None:
     http = labels(run(FileKind.SETTINGS, '{"mcpServers": {"api": {"type": "http", |}}}'))
-    assert {"url", "headers", "resources"} <= set(http)
-    assert not {"command", "args", "env", "shared", "type"} & set(http)
+    assert set(mcp.FIELDS) - set(mcp.FORBIDDEN["http"]) - {"type"} <= set(http)
+    assert not {*mcp.FORBIDDEN["http"], "type"} & set(http)
     stdio = labels(run(FileKind.SETTINGS, '{"mcpServers": {"local": {"|'))  # no type: stdio by default
-    assert {"type", "command", "args", "env", "shared", "resources"} <= set(stdio)
-    assert not {"url", "headers"} & set(stdio)
+    assert set(mcp.FIELDS) - set(mcp.FORBIDDEN[mcp.DEFAULT_TRANSPORT]) <= set(stdio)
+    assert not set(mcp.FORBIDDEN[mcp.DEFAULT_TRANSPORT]) & set(stdio)
     sse = labels(run(FileKind.PLUGIN, '{"name": "p", "mcpServers": {"s": {"type": "sse", "|'))
     assert "url" in sse and "command" not in sse
 
 
 def test_mcp_type_values() -> None:
     found = run(FileKind.SETTINGS, '{"mcpServers": {"api": {"type": "|"}}}')
-    assert labels(found) == ["stdio", "http", "sse"]
-    assert by_label(found, "stdio").detail == "default" and by_label(found, "stdio").preselect
+    assert labels(found) == list(mcp.TRANSPORTS)
+    default = by_label(found, mcp.DEFAULT_TRANSPORT)
+    assert default.detail == "default" and default.preselect
     assert by_label(found, "http").documentation_markdown is not None
 
 
@@ -332,16 +314,7 @@ def test_enabled_plugins_without_discovery_offers_nothing() -> None:
 def test_plugin_fields() -> None:
     found = run(FileKind.PLUGIN, '{\n  "name": "p",\n  "|"\n}')
     assert "name" not in labels(found)
-    assert {
-        "version",
-        "description",
-        "author",
-        "mcpServers",
-        "hooks",
-        "bootstrapSkill",
-        "capabilityExecutables",
-        "capabilityRunPolicies",
-    } <= set(labels(found))
+    assert set(plugin.FIELDS) - {"name"} <= set(labels(found))
 
 
 def test_bootstrap_skill_values_from_the_plugins_skills(facts: tuple[Path, Discovered]) -> None:
@@ -358,14 +331,14 @@ def test_run_policy_values_and_keys(facts: tuple[Path, Discovered]) -> None:
     ws, discovered = facts
     quality = ws / ".clarvis/plugins/quality/plugin.json"
     values = run(FileKind.PLUGIN, '{"capabilityRunPolicies": {"release-plan": "|"}}', discovered, path=quality)
-    assert labels(values) == ["off", "on", "review"]
+    assert labels(values) == list(plugin.RUN_POLICIES)
     keys = run(FileKind.PLUGIN, '{"capabilityRunPolicies": {"release-plan": "on", |}}', discovered, path=quality)
     assert labels(keys) == ["review-checklist"]
 
 
 def test_capability_executable_fields() -> None:
     found = run(FileKind.PLUGIN, '{"capabilityExecutables": {"memory": {"command": "x", |}}}')
-    assert {"args", "env", "timeout_ms", "platforms"} <= set(labels(found))
+    assert set(plugin.EXECUTABLE_FIELDS) - {"command"} <= set(labels(found))
 
 
 # -------------------------------------------------------------------------------------- marketplace.json
@@ -373,9 +346,9 @@ def test_capability_executable_fields() -> None:
 
 def test_marketplace_root_and_entry_fields() -> None:
     root = labels(run(FileKind.MARKETPLACE, '{"name": "m", |}'))
-    assert set(root) == {"displayName", "description", "plugins"}
+    assert set(root) == set(marketplace.ROOT_FIELDS) - {"name"}
     entry = labels(run(FileKind.MARKETPLACE, '{"plugins": [{"name": "x", "|'))
-    assert set(entry) == {"source", "path", "description", "displayName", "homepage", "category"}
+    assert set(entry) == set(marketplace.ENTRY_FIELDS) - {"name"}
 
 
 # ---------------------------------------------------------------------------------------------- snippets
@@ -444,7 +417,7 @@ def test_ranges_stay_on_the_cursor_line_and_contain_it() -> None:
     marked = '{\n  "hooks": [\n    {"event": "pre_tool_use", "on_failure": "d|"}\n  ]\n}'
     cursor = LineIndex(marked).position(marked.index("|"))
     found = run(FileKind.SETTINGS, marked)
-    assert labels(found) == ["pass", "deny"]
+    assert labels(found) == list(hooks.ON_FAILURE_VALUES)
     for item in found:
         assert item.replace_range == Range.of(2, 44, 2, 47)  # the whole string "d", quotes included
         assert item.replace_range.start <= cursor <= item.replace_range.end

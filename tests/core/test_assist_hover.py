@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.assist.hover import HoverInfo, hover
+from clarvis_lsp.assist.hover import HoverInfo, event_markdown, hover
 from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered, WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge import hooks
 from clarvis_lsp.model import Range
 
 
@@ -128,6 +129,18 @@ def test_event_value_shows_class_effect_and_rewrite() -> None:
     assert "observer event" in observer and "Cannot `rewrite`" in observer
     post = markdown(FileKind.PLUGIN, '{"hooks": [{"event": "post_tool|_use"}]}')
     assert "Cannot `rewrite` (only `pre_tool_use` can)" in post
+
+
+@pytest.mark.parametrize("event", hooks.EVENTS)
+def test_every_event_value_shows_its_class_and_effect(event: str) -> None:
+    klass = hooks.EVENT_CLASS[event]
+    heading = f"**`{event}`** — {klass} event: {hooks.CLASS_EFFECT[klass]}."
+    assert markdown(FileKind.HOOKS, f'[{{"event": "{event[:2]}|{event[2:]}"}}]').startswith(heading)
+    generated = event_markdown(event)  # without the schema's description: the facts alone
+    assert generated.startswith(heading)
+    assert ("**Can `rewrite`**" in generated) == (event == hooks.REWRITE_EVENT)
+    assert ("Tool event: `match` applies." in generated) == (event in hooks.TOOL_EVENTS)
+    assert ("`on_failure` may be `pass` or `deny`." in generated) == (event in hooks.CONTROL_EVENTS)
 
 
 def test_enum_value_shows_its_description() -> None:

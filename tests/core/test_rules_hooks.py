@@ -16,17 +16,17 @@ from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.fixes import plan_fixes
-from clarvis_lsp.model import Diagnostic, Range, Severity
-from clarvis_lsp.rules.hooks import (
+from clarvis_lsp.knowledge.hooks import (
     CONTROL_EVENTS,
     EVENTS,
-    HOOK_FIELDS,
-    MATCH_FIELDS,
+    MAX_PER_RUN,
+    MAX_PER_SOURCE,
+    TIMEOUT_MAX,
+    TIMEOUT_MIN,
     TOOL_EVENTS,
-    count_hooks,
-    js_regex_error,
 )
-from clarvis_lsp.schema_store import load_schema
+from clarvis_lsp.model import Diagnostic, Range, Severity
+from clarvis_lsp.rules.hooks import count_hooks, js_regex_error
 
 SETTINGS = ".clarvis/settings.json"
 PLUGIN_HOOKS = ".clarvis/plugins/lint/hooks/hooks.json"
@@ -84,20 +84,6 @@ def fixed(found: list[Diagnostic], *, unsafe: bool = False) -> str:
     return plans[0].after
 
 
-# -- knowledge agrees with the schema ---------------------------------------------------------------------------
-
-
-def test_events_and_fields_are_the_schema_ones() -> None:
-    schema = load_schema("hook")
-    assert list(EVENTS) == schema["properties"]["event"]["enum"]
-    assert len(EVENTS) == 12
-    assert set(HOOK_FIELDS) == set(schema["properties"])
-    assert set(MATCH_FIELDS) == set(schema["properties"]["match"]["properties"])
-    not_tool, not_control = (branch["if"]["properties"]["event"]["enum"] for branch in schema["allOf"])
-    assert set(not_tool) == set(EVENTS) - set(TOOL_EVENTS)
-    assert set(not_control) == set(EVENTS) - set(CONTROL_EVENTS)
-
-
 # -- a valid hook -----------------------------------------------------------------------------------------------
 
 
@@ -108,7 +94,7 @@ def test_valid_hooks_have_no_findings(tmp_path: Path) -> None:
                 "event": "pre_tool_use",
                 "command": "./guard.sh",
                 "match": {"tool": ["shell", "github.*"], "args": {"command": "^git\\s+push", "p": "(?<x>a)\\k<x>"}},
-                "timeout_ms": 60000,
+                "timeout_ms": TIMEOUT_MAX,
                 "on_failure": "deny",
             },
             {"event": "pre_finalize", "command": "x", "on_failure": "deny", "timeout_ms": 1},
@@ -183,7 +169,7 @@ def test_match_on_a_tool_event_is_fine(tmp_path: Path, event: str) -> None:
 # -- hooks/deny-on-non-control-event ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("event", ["run_end", "session_start", "pre_compact"])
+@pytest.mark.parametrize("event", [event for event in EVENTS if event not in CONTROL_EVENTS])
 def test_deny_on_a_non_control_event_switches_to_pass(tmp_path: Path, event: str) -> None:
     text, found = hooks(tmp_path, '[{"event": "' + event + '", "command": "x", "on_failure": "deny"}]')
     d = one(found, "hooks/deny-on-non-control-event")
@@ -201,15 +187,15 @@ def test_deny_on_a_control_event_is_fine(tmp_path: Path, event: str) -> None:
 # -- hooks/invalid-timeout --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["0", "60001", "-5", "1.5", '"1000"', "true", "null"])
-def test_a_timeout_outside_1_to_60000_is_reported_on_the_value(tmp_path: Path, value: str) -> None:
+@pytest.mark.parametrize("value", [str(TIMEOUT_MIN - 1), str(TIMEOUT_MAX + 1), "-5", "1.5", '"1000"', "true", "null"])
+def test_a_timeout_out_of_range_is_reported_on_the_value(tmp_path: Path, value: str) -> None:
     text, found = hooks(tmp_path, '[{"event": "run_end", "command": "x", "timeout_ms": ' + value + "}]")
     d = one(found, "hooks/invalid-timeout")
     assert d.severity is Severity.ERROR
     assert d.range == at(text, value)
 
 
-@pytest.mark.parametrize("value", ["1", "60000", "30000", "1000.0"])
+@pytest.mark.parametrize("value", [str(TIMEOUT_MIN), str(TIMEOUT_MAX), "30000", "1000.0"])
 def test_an_integer_timeout_in_range_is_fine(tmp_path: Path, value: str) -> None:
     assert hooks(tmp_path, '[{"event": "run_end", "command": "x", "timeout_ms": ' + value + "}]")[1] == []
 
@@ -349,19 +335,19 @@ def test_an_unknown_match_field_is_reported_and_removed(tmp_path: Path) -> None:
 # -- hooks/too-many ---------------------------------------------------------------------------------------------
 
 
-def test_more_than_64_hooks_in_one_settings_file(tmp_path: Path) -> None:
-    hook_list = json.dumps([{"event": "run_end", "command": f"c{i}"} for i in range(65)])
+def test_more_hooks_than_one_settings_file_may_declare(tmp_path: Path) -> None:
+    hook_list = json.dumps([{"event": "run_end", "command": f"c{i}"} for i in range(MAX_PER_SOURCE + 1)])
     text, found = hooks(tmp_path, hook_list)
     d = one(found, "hooks/too-many")
     assert d.severity is Severity.ERROR
     assert d.range == at(text, '"hooks"')
-    assert "65 hooks" in d.message and "at most 64" in d.message
-    start = at(text, '{"event": "run_end", "command": "c64"}').start
+    assert f"{MAX_PER_SOURCE + 1} hooks" in d.message and f"at most {MAX_PER_SOURCE}" in d.message
+    start = at(text, f'{{"event": "run_end", "command": "c{MAX_PER_SOURCE}"}}').start
     assert d.related[0].range == Range.of(start.line, start.character, start.line, start.character + 1)
 
 
-def test_64_hooks_are_allowed(tmp_path: Path) -> None:
-    hook_list = json.dumps([{"event": "run_end", "command": f"c{i}"} for i in range(64)])
+def test_as_many_hooks_as_the_limit_are_allowed(tmp_path: Path) -> None:
+    hook_list = json.dumps([{"event": "run_end", "command": f"c{i}"} for i in range(MAX_PER_SOURCE)])
     assert hooks(tmp_path, hook_list)[1] == []
 
 
@@ -412,10 +398,12 @@ def hook_file(count: int, prefix: str, *, document: bool = False) -> str:
     return '{"hooks": ' + body + "}" if document else body
 
 
-def test_hooks_past_128_in_a_run_are_named(tmp_path: Path) -> None:
+def test_hooks_past_the_run_limit_are_named(tmp_path: Path) -> None:
+    # 60 personal and 50 workspace hooks, then a plugin whose last 12 hooks are past the limit (128: 18 fit).
+    fit = MAX_PER_RUN - 60 - 50
     personal = hook_file(60, "p", document=True)
     workspace_text = '{"enabledPlugins": ["lint"], "hooks": ' + hook_file(50, "w") + "}"
-    plugin_text = hook_file(30, "l")
+    plugin_text = hook_file(fit + 12, "l")
     found = check(
         tmp_path,
         {SETTINGS: workspace_text, **PLUGIN, PLUGIN_HOOKS: plugin_text},
@@ -426,12 +414,12 @@ def test_hooks_past_128_in_a_run_are_named(tmp_path: Path) -> None:
     assert {d.path for d in limit} == {tmp_path / "ws" / PLUGIN_HOOKS}
     first = limit[0]
     assert first.severity is Severity.WARNING
-    assert first.range == at(plugin_text, '"event": "run_end"', 19)
-    assert "hook 129 of 140" in first.message
+    assert first.range == at(plugin_text, '"event": "run_end"', fit + 1)
+    assert f"hook {MAX_PER_RUN + 1} of {MAX_PER_RUN + 12}" in first.message
     assert "personal settings: 60" in first.message and "workspace settings: 50" in first.message
-    assert "18 earlier hooks" in first.message
+    assert f"{fit} earlier hooks" in first.message
     assert [rel.path for rel in first.related] == [tmp_path / "home" / SETTINGS, tmp_path / "ws" / SETTINGS]
-    assert limit[-1].range == at(plugin_text, '"event": "run_end"', 30)
+    assert limit[-1].range == at(plugin_text, '"event": "run_end"', fit + 12)
 
 
 def test_personal_hooks_do_not_count_with_no_user(tmp_path: Path) -> None:

@@ -15,8 +15,6 @@ import pytest
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.model import Diagnostic, Range, Severity
-from clarvis_lsp.rules.settings import GIT_URL, KNOWN_FIELDS
-from clarvis_lsp.schema_store import load_schema
 
 SETTINGS = ".clarvis/settings.json"
 
@@ -98,12 +96,6 @@ def test_a_valid_settings_file_has_only_trust_notices(tmp_path: Path) -> None:
     )
     found = check(tmp_path, {SETTINGS: text, ".clarvis/plugins/lint/plugin.json": '{"name": "lint"}'})
     assert {d.code for d in found} == {"settings/requires-trust"}
-
-
-def test_the_known_fields_are_the_schema_properties() -> None:
-    assert set(KNOWN_FIELDS) == set(load_schema("settings")["properties"])
-    pattern = load_schema("settings")["properties"]["marketplaces"]["items"]["pattern"]
-    assert pattern == "^" + GIT_URL.pattern.removesuffix(r"\Z") + "$"
 
 
 # -- settings/unknown-field -------------------------------------------------------------------------------------

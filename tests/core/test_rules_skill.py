@@ -14,11 +14,11 @@ import pytest
 
 from clarvis_lsp.check import CheckReport, CheckRequest, check_paths
 from clarvis_lsp.fixes import plan_fixes
+from clarvis_lsp.knowledge import skill as facts
 from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity, TextEdit
 
 STUB = '"TODO: say what this skill does and when to use it"'
 VALID = "---\nname: demo\ndescription: Formats SQL files.\n---\n# Demo\n"
-KNOWN_FIELDS = "name, description, agent, version, license, argument-hint, user-invocable, allowed-tools, tools"
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
@@ -47,7 +47,8 @@ def skill(tmp_path: Path, text: str | bytes, directory: str = "demo") -> tuple[P
     relative = f"ws/.clarvis/skills/{directory}/SKILL.md"
     report = run(tmp_path, {relative: text})
     path = tmp_path / relative
-    assert {d.path for d in report.result.diagnostics} <= {path}
+    # A workspace agent the test wrote carries its own trust notice (agent/requires-trust); nothing else may.
+    assert {d.path for d in report.result.diagnostics if d.code != "agent/requires-trust"} <= {path}
     return path, [d for d in report.result.diagnostics if d.path == path]
 
 
@@ -258,16 +259,16 @@ def test_an_invalid_name_names_the_characters_that_are_not_allowed(tmp_path: Pat
     assert one(diagnostics, "skill/name-directory-mismatch").range == Range.of(1, 6, 1, 15)
 
 
-def test_a_name_longer_than_128_characters_is_invalid(tmp_path: Path) -> None:
-    long_name = "a" * 129
+def test_a_name_longer_than_the_limit_is_invalid(tmp_path: Path) -> None:
+    long_name = "a" * (facts.NAME_MAX_LENGTH + 1)
     _, diagnostics = skill(tmp_path, f"---\nname: {long_name}\ndescription: x\n---\n", directory=long_name)
     assert codes(diagnostics) == ["skill/invalid-name"]
-    assert diagnostics[0].range == Range.of(1, 6, 1, 135)
-    assert "129 characters long; the limit is 128" in diagnostics[0].message
+    assert diagnostics[0].range == Range.of(1, 6, 1, 6 + len(long_name))
+    assert f"{len(long_name)} characters long; the limit is {facts.NAME_MAX_LENGTH}" in diagnostics[0].message
 
 
-def test_a_name_of_exactly_128_characters_is_valid(tmp_path: Path) -> None:
-    name = "a" * 128
+def test_a_name_as_long_as_the_limit_is_valid(tmp_path: Path) -> None:
+    name = "a" * facts.NAME_MAX_LENGTH
     _, diagnostics = skill(tmp_path, f"---\nname: {name}\ndescription: x\n---\n", directory=name)
     assert diagnostics == []
 
@@ -398,7 +399,7 @@ def test_an_unrelated_field_lists_the_known_ones_and_can_only_be_removed(tmp_pat
     found = one(diagnostics, "skill/unknown-field")
     assert found.range == Range.of(2, 0, 2, 3)
     assert "Did you mean" not in found.message
-    assert f"Known fields: {KNOWN_FIELDS}." in found.message
+    assert f"Known fields: {', '.join(facts.FIELDS)}." in found.message
     assert [(fix.title, fix.safe) for fix in found.fixes] == [('Remove the field "foo"', False)]
     assert fixed(diagnostics) is None
     assert fixed(diagnostics, unsafe=True) == "---\nname: demo\ndescription: x\n---\n"

@@ -11,6 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from clarvis_lsp import schema_store
+from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, schemas, settings, skill
 from clarvis_lsp.schema_store import (
     SCHEMA_BASE_URI,
     describe,
@@ -32,24 +33,6 @@ NAMES = [
     "settings",
     "skill-frontmatter",
 ]
-
-EVENTS = [
-    "pre_tool_use",
-    "post_tool_use",
-    "pre_finalize",
-    "pre_delegate_task",
-    "run_start",
-    "run_end",
-    "subagent_complete",
-    "model_call_error",
-    "budget_exhausted",
-    "user_steer",
-    "session_start",
-    "pre_compact",
-]
-CONTROL = ["pre_tool_use", "post_tool_use", "pre_finalize", "pre_delegate_task"]
-OBSERVER = ["run_start", "run_end", "subagent_complete", "model_call_error", "budget_exhausted", "user_steer"]
-TOOL = ["pre_tool_use", "post_tool_use"]
 
 # Keywords whose subschemas are conditions or constraints, not documentation of a property.
 CONSTRAINT_KEYWORDS = {"if", "then", "else", "not", "propertyNames", "contains", "dependentSchemas"}
@@ -192,92 +175,35 @@ def test_validator_is_cached_and_uses_the_registry() -> None:
 
 KNOWN_FIELDS: dict[str, tuple[str, list[str | int], set[str]]] = {
     # §3.1
-    "skill": (
-        "skill-frontmatter",
-        [],
-        {
-            "name",
-            "description",
-            "agent",
-            "version",
-            "license",
-            "argument-hint",
-            "user-invocable",
-            "allowed-tools",
-            "tools",
-        },
-    ),
+    "skill": ("skill-frontmatter", [], set(skill.FIELDS)),
     # §3.2
-    "settings": (
-        "settings",
-        [],
-        {
-            "$schema",
-            "hooks",
-            "mcpServers",
-            "marketplaces",
-            "enabledPlugins",
-            "memory",
-            "plans",
-            "tasks",
-            "model",
-        },
-    ),
-    "settings.memory": ("settings", ["memory"], {"provider"}),
-    "settings.plans": ("settings", ["plans"], {"provider"}),
-    "settings.tasks": ("settings", ["tasks"], {"provider"}),
+    "settings": ("settings", [], set(settings.FIELDS)),
+    **{
+        f"settings.{capability}": ("settings", [capability], set(settings.TRUST_GATED_MEMBERS[capability]))
+        for capability in settings.CAPABILITY_FIELDS
+    },
     # §3.3
-    "hook": ("hook", [], {"event", "command", "match", "timeout_ms", "on_failure"}),
-    "hook.match": ("hook", ["match"], {"tool", "args"}),
-    "settings.hooks[]": ("settings", ["hooks", 0], {"event", "command", "match", "timeout_ms", "on_failure"}),
-    "hooks.json array": ("hooks", [0], {"event", "command", "match", "timeout_ms", "on_failure"}),
-    "hooks.json object": ("hooks", [], {"hooks"}),
+    "hook": ("hook", [], set(hooks.HOOK_FIELDS)),
+    "hook.match": ("hook", ["match"], set(hooks.MATCH_FIELDS)),
+    "settings.hooks[]": ("settings", ["hooks", 0], set(hooks.HOOK_FIELDS)),
+    "hooks.json array": ("hooks", [0], set(hooks.HOOK_FIELDS)),
+    "hooks.json object": ("hooks", [], set(hooks.DOCUMENT_FIELDS)),
     # §3.4
-    "mcp": (
-        "mcp-server",
-        [],
-        {"type", "command", "args", "env", "shared", "url", "headers", "resources"},
-    ),
-    "settings.mcpServers.*": (
-        "settings",
-        ["mcpServers", "any"],
-        {"type", "command", "args", "env", "shared", "url", "headers", "resources"},
-    ),
+    "mcp": ("mcp-server", [], set(mcp.FIELDS)),
+    "settings.mcpServers.*": ("settings", ["mcpServers", "any"], set(mcp.FIELDS)),
     # §3.5
-    "plugin": (
-        "plugin",
-        [],
-        {
-            "name",
-            "version",
-            "description",
-            "author",
-            "mcpServers",
-            "hooks",
-            "bootstrapSkill",
-            "capabilityExecutables",
-            "capabilityRunPolicies",
-        },
-    ),
+    "plugin": ("plugin", [], set(plugin.FIELDS)),
     "plugin.author": ("plugin", ["author"], {"name"}),
-    "plugin.executable": (
-        "plugin",
-        ["capabilityExecutables", "memory"],
-        {"command", "args", "env", "timeout_ms", "platforms"},
-    ),
+    "plugin.executable": ("plugin", ["capabilityExecutables", "memory"], set(plugin.EXECUTABLE_FIELDS)),
     "plugin.executable.platforms.*": (
         "plugin",
         ["capabilityExecutables", "memory", "platforms", "win32"],
-        {"command", "args", "env", "timeout_ms"},
+        set(plugin.OVERRIDE_FIELDS),
     ),
-    "plugin.hooks[]": ("plugin", ["hooks", 0], {"event", "command", "match", "timeout_ms", "on_failure"}),
+    "plugin.hooks[]": ("plugin", ["hooks", 0], set(hooks.HOOK_FIELDS)),
     # §3.6
-    "marketplace": ("marketplace", [], {"name", "displayName", "description", "plugins"}),
-    "marketplace.plugins[]": (
-        "marketplace",
-        ["plugins", 0],
-        {"name", "source", "path", "description", "displayName", "homepage", "category"},
-    ),
+    "marketplace": ("marketplace", [], set(marketplace.ROOT_FIELDS)),
+    "marketplace.plugins[]": ("marketplace", ["plugins", 0], set(marketplace.ENTRY_FIELDS)),
 }
 
 
@@ -295,13 +221,19 @@ def test_required_fields() -> None:
     def required(name: str, path: list[str | int]) -> set[str]:
         return {d.name for d in property_names(name, path) if d.required and d.name}
 
-    assert required("skill-frontmatter", []) == {"name", "description"}
-    assert required("hook", []) == {"event", "command"}
-    assert required("plugin", []) == {"name"}
-    assert required("plugin", ["capabilityExecutables", "x"]) == {"command"}
-    assert required("marketplace", []) == set()
-    assert required("marketplace", ["plugins", 0]) == {"name", "source"}
-    assert required("settings", []) == set()
+    def layer(name: str, *pointer: str) -> set[str]:  # the knowledge layer's reading of the same object
+        schema = schemas.load(name)
+        for key in pointer:
+            schema = schema[key]
+        return {field.name for field in schemas.fields(schema).values() if field.required}
+
+    assert required("skill-frontmatter", []) == set(skill.REQUIRED) == layer("skill-frontmatter")
+    assert required("hook", []) == layer("hook")
+    assert required("plugin", []) == layer("plugin")
+    assert required("plugin", ["capabilityExecutables", "x"]) == layer("plugin", "$defs", "executable")
+    assert required("marketplace", []) == layer("marketplace") == set()
+    assert required("marketplace", ["plugins", 0]) == layer("marketplace", "$defs", "entry")
+    assert required("settings", []) == layer("settings") == set()
 
 
 def test_defaults() -> None:
@@ -327,27 +259,22 @@ def test_defaults() -> None:
 def test_events_document_class_effect_rewrite_and_tool() -> None:
     doc = describe("settings", ["hooks", 0, "event"])
     assert doc is not None
-    assert [e.value for e in doc.enum] == EVENTS
-    classes = {
-        **{e: "[control]" for e in CONTROL},
-        **{e: "[observer]" for e in OBSERVER},
-        "session_start": "[context]",
-        "pre_compact": "[compaction context]",
-    }
+    assert [e.value for e in doc.enum] == list(hooks.EVENTS)
     for entry in doc.enum:
         assert entry.description and entry.markdown_description
-        assert entry.description.startswith(classes[entry.value]), entry.value
+        assert entry.description.startswith(f"[{hooks.EVENT_CLASS[entry.value]}]"), entry.value
+        assert f"**{hooks.EVENT_CLASS[entry.value]}**" in entry.markdown_description, entry.value
         can_rewrite = "may return a rewrite verdict" in entry.description
-        assert can_rewrite == (entry.value == "pre_tool_use"), entry.value
-        assert ("Tool event" in entry.description) == (entry.value in TOOL), entry.value
-        assert ("**Can `rewrite`**" in entry.markdown_description) == (entry.value == "pre_tool_use")
+        assert can_rewrite == (entry.value == hooks.REWRITE_EVENT), entry.value
+        assert ("Tool event" in entry.description) == (entry.value in hooks.TOOL_EVENTS), entry.value
+        assert ("**Can `rewrite`**" in entry.markdown_description) == (entry.value == hooks.REWRITE_EVENT)
 
 
 def test_hook_snippets_and_mcp_snippets_per_transport() -> None:
     hook_snippets = load_schema("hook")["defaultSnippets"]
     assert hook_snippets and all({"event", "command"} <= set(s["body"]) for s in hook_snippets)
     transports = {s["body"]["type"] for s in load_schema("mcp-server")["defaultSnippets"]}
-    assert transports == {"stdio", "http", "sse"}
+    assert transports == set(mcp.TRANSPORTS)
     doc = describe("settings", ["mcpServers"])
     assert doc is not None and len(doc.snippets) == 3
 
@@ -557,14 +484,14 @@ def test_describe_settings_hook_event() -> None:
     assert doc is not None
     assert doc.name == "event"
     assert doc.types == ("string",)
-    assert len(doc.enum) == 12
+    assert len(doc.enum) == len(hooks.EVENTS)
     assert doc.required is True
     assert "control" in (doc.description or "") and "observer" in doc.markdown
 
 
 def test_describe_follows_refs_and_branches() -> None:
     doc = describe("plugin", ["hooks", 0, "on_failure"])
-    assert doc is not None and [e.value for e in doc.enum] == ["pass", "deny"]
+    assert doc is not None and [e.value for e in doc.enum] == list(hooks.ON_FAILURE_VALUES)
     doc = describe("plugin", ["hooks"])
     assert doc is not None and set(doc.types) == {"array", "object", "string"}
     doc = describe("hooks", ["hooks", 3, "match", "args", "path"])
@@ -572,10 +499,11 @@ def test_describe_follows_refs_and_branches() -> None:
     doc = describe("plugin", ["capabilityExecutables", "memory", "platforms", "darwin", "command"])
     assert doc is not None and doc.description and "platform" in doc.description
     doc = describe("plugin", ["capabilityRunPolicies", "release"])
-    assert doc is not None and [e.value for e in doc.enum] == ["off", "on", "review"]
+    assert doc is not None and [e.value for e in doc.enum] == list(plugin.RUN_POLICIES)
     assert all(e.description for e in doc.enum)
     doc = describe("settings", ["mcpServers", "github", "type"])
-    assert doc is not None and [e.value for e in doc.enum] == ["stdio", "http", "sse"] and doc.default == "stdio"
+    assert doc is not None and [e.value for e in doc.enum] == list(mcp.TRANSPORTS)
+    assert doc.default == mcp.DEFAULT_TRANSPORT
     doc = describe("plugin", ["author", "name"])
     assert doc is not None and doc.description == "The author's name."
 
@@ -589,12 +517,13 @@ def test_describe_root_and_unknown_paths() -> None:
 
 
 def test_describe_mentions_trust_and_activation() -> None:
-    for field in ("hooks", "mcpServers", "enabledPlugins", "marketplaces"):
+    for field in settings.TRUST_GATED:
         doc = describe("settings", [field])
         assert doc is not None and "/workspace-trust" in doc.markdown, field
-    for cap in ("memory", "plans", "tasks"):
-        doc = describe("settings", [cap, "provider"])
-        assert doc is not None and "/workspace-trust" in doc.markdown, cap
+    for field, members in settings.TRUST_GATED_MEMBERS.items():
+        for member in members:
+            doc = describe("settings", [field, member])
+            assert doc is not None and "/workspace-trust" in doc.markdown, (field, member)
     doc = describe("plugin", ["hooks"])
     assert doc is not None and "/extensions/hooks" in doc.markdown
     doc = describe("plugin", ["capabilityExecutables", "memory"])
@@ -607,7 +536,7 @@ def test_describe_with_document_decides_conditions() -> None:
     assert doc is not None and [e.value for e in doc.enum] == ["pass"]
     document["hooks"][0]["event"] = "pre_tool_use"
     doc = describe("settings", ["hooks", 0, "on_failure"], document)
-    assert doc is not None and [e.value for e in doc.enum] == ["pass", "deny"]
+    assert doc is not None and [e.value for e in doc.enum] == list(hooks.ON_FAILURE_VALUES)
     doc = describe("settings", ["mcpServers", "a", "url"], {"mcpServers": {"a": {"command": "x"}}})
     assert doc is not None and doc.forbidden and doc.description
     doc = describe("settings", ["mcpServers", "a", "url"])
@@ -619,23 +548,19 @@ def test_describe_with_document_decides_conditions() -> None:
 
 def test_property_names_in_schema_order_with_docs() -> None:
     docs = property_names("hook", [])
-    assert [d.name for d in docs] == ["event", "command", "match", "timeout_ms", "on_failure"]
+    assert [d.name for d in docs] == list(hooks.HOOK_FIELDS)
     assert all(d.description and d.markdown_description for d in docs)
-    assert [d.name for d in property_names("settings", ["hooks", 0, "match"])] == ["tool", "args"]
+    assert [d.name for d in property_names("settings", ["hooks", 0, "match"])] == list(hooks.MATCH_FIELDS)
 
 
 def test_property_names_filtered_by_document() -> None:
     http = {"mcpServers": {"gh": {"type": "http"}}}
-    assert [d.name for d in property_names("settings", ["mcpServers", "gh"], http)] == [
-        "type",
-        "url",
-        "headers",
-        "resources",
-    ]
+    allowed_on = {t: [field for field in mcp.FIELDS if field not in mcp.FORBIDDEN[t]] for t in mcp.TRANSPORTS}
+    assert [d.name for d in property_names("settings", ["mcpServers", "gh"], http)] == allowed_on["http"]
     stdio: dict[str, Any] = {"mcpServers": {"gh": {}}}
     docs = property_names("settings", ["mcpServers", "gh"], stdio)
-    assert [d.name for d in docs] == ["type", "command", "args", "env", "shared", "resources"]
-    assert [d.name for d in docs if d.required] == ["command"]
+    assert [d.name for d in docs] == allowed_on[mcp.DEFAULT_TRANSPORT]
+    assert [d.name for d in docs if d.required] == list(mcp.REQUIRED[mcp.DEFAULT_TRANSPORT])
     url = next(d for d in property_names("settings", ["mcpServers", "gh"], http) if d.name == "url")
     assert url.required
     hook = {"hooks": [{"event": "run_end"}]}
