@@ -13,20 +13,7 @@ import pytest
 from lsp_support import ClarvisClient, is_neovim, write_file
 from lsprotocol import types
 
-EVENTS = [
-    "pre_tool_use",
-    "post_tool_use",
-    "pre_finalize",
-    "pre_delegate_task",
-    "run_start",
-    "run_end",
-    "subagent_complete",
-    "model_call_error",
-    "budget_exhausted",
-    "user_steer",
-    "session_start",
-    "pre_compact",
-]
+from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, settings
 
 
 @pytest.fixture
@@ -162,36 +149,35 @@ async def test_settings_keys_hooks_events_and_on_failure(client: ClarvisClient, 
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
     top = await editor.labels(path, '{\n  "enabledPlugins": ["p"],\n  "|\n}')
-    assert {"hooks", "mcpServers", "marketplaces", "memory", "plans", "tasks", "model", "$schema"} <= set(top)
+    assert set(settings.FIELDS) - {"enabledPlugins"} <= set(top)
     assert "enabledPlugins" not in top
     assert await editor.labels(path, '{"model": "m", |}', trigger=" ") == []  # typing between members
     assert "run_end" in await editor.labels(path, '{"hooks": [{"event": |}]}', trigger=" ")
 
     fields = await editor.labels(path, '{"hooks": [{"event": "pre_tool_use", "|"}]}')
-    assert fields == ["command", "match", "timeout_ms", "on_failure"]
+    assert fields == [field for field in hooks.HOOK_FIELDS if field != "event"]
 
     events = await editor.complete(path, '{"hooks": [{"event": "|"}]}')
-    assert [found.label for found in events] == EVENTS
-    assert item(events, "pre_tool_use").detail == "control event"
-    assert item(events, "user_steer").detail == "observer event"
-    assert item(events, "session_start").detail == "context event"
+    assert [found.label for found in events] == list(hooks.EVENTS)
+    for event in hooks.EVENTS:
+        assert item(events, event).detail == f"{hooks.EVENT_CLASS[event]} event"
     assert item(events, "pre_compact").detail == "compaction context event"
 
     observer = await editor.labels(path, '{"hooks": [{"event": "run_end", "on_failure": "|"}]}')
     assert observer == ["pass"]
     control = await editor.labels(path, '{"hooks": [{"event": "pre_delegate_task", "on_failure": "|"}]}')
-    assert control == ["pass", "deny"]
+    assert control == list(hooks.ON_FAILURE_VALUES)
 
 
 async def test_settings_mcp_fields_by_type_and_type_values(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
     http = await editor.labels(path, '{"mcpServers": {"api": {"type": "http", "|"}}}')
-    assert {"url", "headers", "resources"} <= set(http) and "command" not in http
+    assert set(mcp.FIELDS) - set(mcp.FORBIDDEN["http"]) - {"type"} <= set(http) and "command" not in http
     stdio = await editor.labels(path, '{"mcpServers": {"local": {"type": "stdio", |}}}')
-    assert {"command", "args", "env", "shared"} <= set(stdio) and "url" not in stdio
+    assert set(mcp.FIELDS) - set(mcp.FORBIDDEN["stdio"]) - {"type"} <= set(stdio) and "url" not in stdio
     types_ = await editor.labels(path, '{"mcpServers": {"api": {"type": "|"}}}')
-    assert types_ == ["stdio", "http", "sse"]
+    assert types_ == list(mcp.TRANSPORTS)
 
 
 async def test_settings_enabled_plugins_from_installed_plugins(client: ClarvisClient, workspace: Path) -> None:
@@ -226,22 +212,22 @@ async def test_plugin_and_hooks_json(client: ClarvisClient, workspace: Path) -> 
     editor = Editor(client)
     path = workspace / ".clarvis/plugins/p/plugin.json"
     fields = await editor.labels(path, '{\n  "name": "p",\n  |\n}')
-    assert {"version", "description", "author", "mcpServers", "hooks", "bootstrapSkill"} <= set(fields)
+    assert set(plugin.FIELDS) - {"name"} <= set(fields)
     assert "name" not in fields
     assert await editor.labels(path, '{"name": "p", "bootstrapSkill": "|"}') == ["boot", "release-plan"]
     policies = await editor.labels(path, '{"name": "p", "capabilityRunPolicies": {"release-plan": "|"}}')
-    assert policies == ["off", "on", "review"]
-    hooks = workspace / ".clarvis/plugins/p/hooks/hooks.json"
-    assert "command" in await editor.labels(hooks, '[{"event": "run_end", "|"}]')
+    assert policies == list(plugin.RUN_POLICIES)
+    hooks_json = workspace / ".clarvis/plugins/p/hooks/hooks.json"
+    assert "command" in await editor.labels(hooks_json, '[{"event": "run_end", "|"}]')
 
 
 async def test_marketplace_root_and_entry_fields(client: ClarvisClient, workspace: Path) -> None:
     editor = Editor(client)
     path = workspace / "marketplace.json"
     root = await editor.labels(path, '{"name": "m", "|"}')
-    assert set(root) == {"displayName", "description", "plugins"}
+    assert set(root) == set(marketplace.ROOT_FIELDS) - {"name"}
     entry = await editor.labels(path, '{"name": "m", "plugins": [{"name": "a", |}]}')
-    assert {"source", "path", "homepage", "category"} <= set(entry) and "name" not in entry
+    assert set(marketplace.ENTRY_FIELDS) - {"name"} <= set(entry) and "name" not in entry
 
 
 # -- snippets ---------------------------------------------------------------------------------------------------
@@ -251,8 +237,8 @@ async def test_snippets_for_a_new_hook_and_a_new_mcp_server(client: ClarvisClien
     # Both capability sets declare snippetSupport, so both get snippets.
     editor = Editor(client)
     path = workspace / ".clarvis/settings.json"
-    hooks = await editor.complete(path, '{"hooks": [\n  |\n]}')
-    hook = item(hooks, "New hook")
+    hook_items = await editor.complete(path, '{"hooks": [\n  |\n]}')
+    hook = item(hook_items, "New hook")
     assert hook.kind == types.CompletionItemKind.Snippet
     assert hook.insert_text_format == types.InsertTextFormat.Snippet
     assert '"event": "${1|pre_tool_use,' in edit_of(hook).new_text
