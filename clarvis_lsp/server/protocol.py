@@ -62,6 +62,12 @@ class ClarvisProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        """A cancel for a request already answered is normal (clients cancel on every keystroke): ignore it
+        instead of logging an error to the user's output panel."""
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
         uri = params.text_document.uri

@@ -157,3 +157,13 @@ def test_exit_without_shutdown_exits_1() -> None:
     done = _session({"jsonrpc": "2.0", "method": "exit", "params": None})
     assert 1 in _responses(done.stdout)
     assert done.returncode == 1
+
+
+def test_a_cancel_for_an_answered_request_logs_nothing() -> None:
+    done = _session(
+        {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}},  # initialize was answered already
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None},
+    )
+    assert done.returncode == 0
+    assert b"window/logMessage" not in done.stdout and b"Cancel notification" not in done.stderr
