@@ -429,11 +429,6 @@ def hook_objects(node: JsonNode | None) -> list[JsonObject]:
     return [item for item in node.items if isinstance(item, JsonObject)]
 
 
-def count_hooks(document: JsonDocument) -> int:
-    """How many hook objects a hooks document (``hooks.json``) holds."""
-    return len(hook_objects(document.root))
-
-
 def check_hook_list(document: JsonDocument, node: JsonNode, findings: Findings, *, owner: str) -> None:
     """Check an array of hook objects declared by ``owner`` ("personal settings", 'plugin "lint"')."""
     if not isinstance(node, JsonArray):

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
-from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.knowledge.hooks import (
@@ -26,7 +25,7 @@ from clarvis_lsp.knowledge.hooks import (
     TOOL_EVENTS,
 )
 from clarvis_lsp.model import Diagnostic, Range, Severity
-from clarvis_lsp.rules.hooks import count_hooks, js_regex_error
+from clarvis_lsp.rules.hooks import js_regex_error
 
 SETTINGS = ".clarvis/settings.json"
 PLUGIN_HOOKS = ".clarvis/plugins/lint/hooks/hooks.json"
@@ -381,12 +380,6 @@ def test_a_hooks_file_that_is_neither_is_invalid(tmp_path: Path) -> None:
 
 def test_a_valid_hooks_file_passes(tmp_path: Path) -> None:
     assert check(tmp_path, {**PLUGIN, PLUGIN_HOOKS: '{"hooks": [{"event": "run_end", "command": "x"}]}'}) == []
-
-
-def test_count_hooks() -> None:
-    assert count_hooks(parse_json('{"hooks": [{}, {}, 3]}')) == 2
-    assert count_hooks(parse_json("[{}]")) == 1
-    assert count_hooks(parse_json('"x"')) == 0
 
 
 # -- hooks/run-limit --------------------------------------------------------------------------------------------
