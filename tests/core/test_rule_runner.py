@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -18,21 +17,7 @@ from clarvis_lsp.rules.base import RuleStep
 
 SKILL = "---\nname: review\ndescription: Reviews.\nuser-invokable: true\n---\nSee [the guide](missing.md).\n"
 
-# Replaces the link rule with one that indexes past the end of a list, as a real bug would.
-BREAK_LINKS = textwrap.dedent(
-    """
-    from clarvis_lsp.rules import runner
-    from clarvis_lsp.rules.base import RuleStep
-
-    def broken(document, context, findings):
-        return [][1]
-
-    runner.SKILL_RULES = tuple(
-        RuleStep(step.name, step.codes, broken) if step.name == "skill/links" else step
-        for step in runner.SKILL_RULES
-    )
-    """
-)
+BROKEN_SERVER = Path(__file__).parent.parent / "support" / "broken_link_rule.py"
 
 
 def _workspace(tmp_path: Path) -> Path:
@@ -44,9 +29,8 @@ def _workspace(tmp_path: Path) -> Path:
 
 def test_check_reports_a_raising_rule_and_keeps_the_others(tmp_path: Path) -> None:
     ws = _workspace(tmp_path)
-    script = BREAK_LINKS + "from clarvis_lsp.cli import main\nraise SystemExit(main())\n"
     done = subprocess.run(
-        [sys.executable, "-c", script, "--check", str(ws), "--no-user", "--format", "json"],
+        [sys.executable, str(BROKEN_SERVER), "--check", str(ws), "--no-user", "--format", "json"],
         capture_output=True,
         text=True,
         timeout=120,

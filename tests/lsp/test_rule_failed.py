@@ -5,34 +5,18 @@ that indexes past the end of a list, started as a client starts it."""
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from lsp_support import ClarvisClient, diagnostics_for, open_document, write_file
 from lsprotocol import types
 
-BROKEN_SERVER = textwrap.dedent(
-    """
-    from clarvis_lsp.rules import runner
-    from clarvis_lsp.rules.base import RuleStep
-
-    def broken(document, context, findings):
-        return [][1]
-
-    runner.SKILL_RULES = tuple(
-        RuleStep(step.name, step.codes, broken) if step.name == "skill/links" else step
-        for step in runner.SKILL_RULES
-    )
-    from clarvis_lsp.cli import main
-    raise SystemExit(main())
-    """
-)
+BROKEN_SERVER = Path(__file__).parent.parent / "support" / "broken_link_rule.py"
 
 
 @pytest.fixture(scope="module")
 def server_command() -> list[str]:
-    return [sys.executable, "-c", BROKEN_SERVER, "--stdio"]
+    return [sys.executable, str(BROKEN_SERVER), "--stdio"]
 
 
 @pytest.fixture
