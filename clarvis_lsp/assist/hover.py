@@ -27,6 +27,7 @@ from clarvis_lsp.assist.common import (
     parsed_json,
     path_link,
     plugin_skills,
+    properties_at,
     same_path,
 )
 from clarvis_lsp.discovery import SkillInfo
@@ -35,7 +36,9 @@ from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.engine import Discovered
 from clarvis_lsp.kinds import FileKind
 from clarvis_lsp.knowledge.hooks import CLASS_EFFECT, CONTROL_CLASS, EVENT_CLASS, REWRITE_EVENT, TOOL_EVENTS
+from clarvis_lsp.knowledge.skill import FIELDS as SKILL_FIELDS
 from clarvis_lsp.model import Position, Range
+from clarvis_lsp.rules.base import closest
 from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe
 
 __all__ = ["HoverInfo", "event_markdown", "hover", "key_markdown", "plugin_entry_markdown", "skill_copies_markdown"]
@@ -88,6 +91,22 @@ def key_markdown(doc: PropertyDoc, name: str) -> str:
     if doc.markdown:
         parts.append(doc.markdown)
     return "\n\n".join(parts)
+
+
+def unknown_key_markdown(key: str, known: Sequence[str]) -> str:
+    """Hover on a key Clarvis does not know at that place, with the field it most likely meant."""
+    suggestion = closest(key, known)
+    meant = f" Did you mean `{suggestion}`?" if suggestion else ""
+    return f"**`{key}`** — not a field Clarvis knows here.{meant}\n\nKnown here: " + ", ".join(
+        f"`{name}`" for name in known
+    )
+
+
+def unknown_event_markdown(event: str) -> str:
+    """Hover on an event name that is not one of Clarvis's, with the event it most likely meant."""
+    suggestion = closest(event, list(EVENT_CLASS))
+    meant = f" Did you mean `{suggestion}`?" if suggestion else ""
+    return f"**`{event}`** — not a Clarvis event: a hook on it never fires.{meant}"
 
 
 def event_markdown(event: str, doc: PropertyDoc | None = None) -> str:
@@ -199,7 +218,10 @@ def _json_hover(
             return None
         doc = describe_at(kind, [*location.path, member.key], data)
         if doc is None:
-            return None
+            known = [item.name for item in properties_at(kind, location.path, data) if item.name]
+            if not known:
+                return None  # a free-form map (server names, env): any key is fine
+            return HoverInfo(unknown_key_markdown(member.key, known), document.key_range(member))
         return HoverInfo(key_markdown(doc, member.key), document.key_range(member))
     node = location.node
     if node is None:
@@ -214,9 +236,10 @@ def _json_hover(
     doc = describe_at(kind, target, data)
     if doc is None:
         return None
-    if kind in HOOK_KINDS and target and target[-1] == "event" and value in EVENT_CLASS:
-        assert isinstance(value, str)
-        return HoverInfo(event_markdown(value, doc), value_range)
+    if kind in HOOK_KINDS and target and target[-1] == "event" and isinstance(value, str):
+        if value in EVENT_CLASS:
+            return HoverInfo(event_markdown(value, doc), value_range)
+        return HoverInfo(unknown_event_markdown(value), value_range)
     if not node.is_container:
         for item in doc.enum:
             if item.value == node.value and node.kind != "invalid":
@@ -286,9 +309,10 @@ def _skill_hover(
     column = position.character
     if column <= current.key_end:
         doc = describe("skill-frontmatter", [current.key])
+        key_range = Range.of(current.line, 0, current.line, current.key_end)
         if doc is None:
-            return None
-        return HoverInfo(key_markdown(doc, current.key), Range.of(current.line, 0, current.line, current.key_end))
+            return HoverInfo(unknown_key_markdown(current.key, list(SKILL_FIELDS)), key_range)
+        return HoverInfo(key_markdown(doc, current.key), key_range)
     if current.colon is None or column <= current.colon:
         return None
     value = current.unquoted_value()[0]

@@ -107,9 +107,17 @@ def test_plugin_and_marketplace_keys() -> None:
     assert "display-only" in markdown(FileKind.MARKETPLACE, '{"plugins": [{"name": "a", "sou|rce": "./a"}]}')
 
 
-def test_unknown_key_has_no_hover() -> None:
-    assert at(FileKind.SETTINGS, '{"unkn|own": 1}') is None
-    assert at(FileKind.SKILL, "---\nnam|e_typo: x\n---\n") is None
+def test_unknown_keys_and_events_say_what_was_meant() -> None:
+    settings = markdown(FileKind.SETTINGS, '{"enabledPlu|gin": []}')
+    assert "not a field Clarvis knows here" in settings and "Did you mean `enabledPlugins`?" in settings
+    assert "Did you mean" not in markdown(FileKind.SETTINGS, '{"unkn|own": 1}')
+    skill = markdown(FileKind.SKILL, "---\nuser-invok|able: true\n---\n")
+    assert "Did you mean `user-invocable`?" in skill
+    hook = markdown(FileKind.SETTINGS, '{"hooks": [{"event": "PreTo|olUse", "command": "x"}]}')
+    assert "not a Clarvis event" in hook and "Did you mean `pre_tool_use`?" in hook
+    assert at(FileKind.SETTINGS, '{"mcpServers": {"any-na|me": {"command": "x"}}}') is None or "not a field" not in (
+        markdown(FileKind.SETTINGS, '{"mcpServers": {"any-na|me": {"command": "x"}}}')
+    )  # server names are free-form
 
 
 def test_nothing_between_tokens_or_in_the_body() -> None:

@@ -125,3 +125,15 @@ async def test_hover_on_an_enabled_plugins_entry(client: ClarvisClient, workspac
     start = units(client, line[: line.index('"p"')])
     assert start == (45 if is_neovim(client) else 42)
     assert found.range == types.Range(start=types.Position(1, start), end=types.Position(1, start + 3))
+
+
+async def test_hover_on_an_unknown_key_and_a_wrong_event_says_what_was_meant(
+    client: ClarvisClient, workspace: Path
+) -> None:
+    path = write_file(
+        workspace, ".clarvis/plugins/p/hooks/hooks.json", '{"hooks": [{"event": "PreToolUse", "comand": "x"}]}\n'
+    )
+    event = value(await hover_at(client, path, "PreToolUse"))
+    assert "not a Clarvis event" in event and "Did you mean `pre_tool_use`?" in event
+    key = value(await hover_at(client, path, "comand"))
+    assert "not a field Clarvis knows here" in key and "Did you mean `command`?" in key
