@@ -437,12 +437,11 @@ def document_symbols(kind: FileKind | None, path: Path, text: str) -> list[Symbo
     """The outline of a document of ``kind``: SKILL.md frontmatter keys and Markdown headings, a member tree
     for the JSON kinds. Never raises on broken input: what parsed is shown."""
     text = strip_bom(text)
-    if kind is FileKind.SKILL:
+    if kind in (FileKind.SKILL, FileKind.AGENT):
+        # An agent file is frontmatter plus Markdown too: its closing `---` must not make the last key a heading.
         return _skill_symbols(_skill_document(path, text))
     if kind in (FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS, FileKind.MARKETPLACE):
         return _json_symbols(parse_json(text), kind)
-    if kind is FileKind.AGENT:
-        return _heading_symbols(LineIndex(text), 0)
     return []
 
 

@@ -385,3 +385,11 @@ def test_an_invalid_configuration_gives_nothing(tree: Tree) -> None:
     assert navigation.definition(engine, tree.winner, text, at(text, "review")) == []
     assert navigation.workspace_symbols([engine], "") == []
     assert navigation.override_lenses(engine, tree.winner, text) == []
+
+
+def test_an_agent_outline_shows_frontmatter_keys_not_a_heading() -> None:
+    text = "---\nname: reviewer\ndescription: Reviews.\n---\n# Reviewer\n\nSteps.\n"
+    symbols = navigation.document_symbols(FileKind.AGENT, Path("/w/.clarvis/agents/reviewer.md"), text)
+    names = [symbol.name for symbol in symbols] + [child.name for symbol in symbols for child in symbol.children]
+    assert "Reviewer" in names and "description: Reviews." not in names
+    assert not any(name.startswith("description") and "Reviews" in name for name in names if name != "description")
