@@ -26,6 +26,7 @@ class DecodedText:
     text: str
     had_bom: bool
     invalid_utf8_offset: int | None  # byte offset of the first undecodable byte, if any
+    invalid_text_offset: int | None = None  # where that byte's replacement character is in ``text``
 
 
 def decode(data: bytes) -> DecodedText:
@@ -35,7 +36,10 @@ def decode(data: bytes) -> DecodedText:
     try:
         return DecodedText(raw.decode("utf-8"), had_bom, None)
     except UnicodeDecodeError as error:
-        return DecodedText(raw.decode("utf-8", errors="replace"), had_bom, error.start)
+        # Everything before the first bad byte is valid UTF-8: its length in code points is where the replacement
+        # character stands (the file may hold real U+FFFD characters before it).
+        before = len(raw[: error.start].decode("utf-8"))
+        return DecodedText(raw.decode("utf-8", errors="replace"), had_bom, error.start, before)
 
 
 def strip_bom(text: str) -> str:

@@ -23,7 +23,7 @@ def check_encoding(decoded: DecodedText, lines: LineIndex, findings: Findings) -
     """Report the first undecodable byte, at the replacement character it became."""
     if decoded.invalid_utf8_offset is None:
         return
-    offset = decoded.text.find("\ufffd")
+    offset = decoded.invalid_text_offset if decoded.invalid_text_offset is not None else decoded.text.find("\ufffd")
     start = lines.position(max(offset, 0))
     findings.add(
         ENCODING.code,
