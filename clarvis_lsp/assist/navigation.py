@@ -302,11 +302,18 @@ def references(
     engine: WorkspaceEngine, path: Path, text: str, position: Position, *, include_declaration: bool = True
 ) -> list[Location]:
     """On a skill's ``name``: every copy of that name, winner first, then by precedence, then the within-root
-    duplicates that were skipped. ``include_declaration=False`` leaves out the copy at ``path``."""
-    if engine.kind_of(path) is not FileKind.SKILL:
-        return []
+    duplicates that were skipped. In an agent file: every skill whose ``agent`` names it. On a plugin.json's
+    ``name``: its ``enabledPlugins`` entries and the marketplace entries of that name. ``include_declaration=False``
+    leaves out the declaration itself."""
+    kind = engine.kind_of(path)
     found = _discovered(engine)
     if found is None:
+        return []
+    if kind is FileKind.AGENT:
+        return _agent_references(found, path)
+    if kind is FileKind.PLUGIN:
+        return _plugin_references(engine, path, text, position, include_declaration=include_declaration)
+    if kind is not FileKind.SKILL:
         return []
     name = _on_name(_skill_document(path, text), position)
     registry = found.registry
@@ -320,6 +327,75 @@ def references(
     )
     if not include_declaration:
         locations = [location for location in locations if location.path != path]
+    return locations
+
+
+def _agent_references(found: Discovered, path: Path) -> list[Location]:
+    """Every skill whose ``agent`` names the agent defined at ``path`` (``<name>`` or ``<plugin>:<name>``)."""
+    names = {name for name, agent in found.agents.items() if agent.path == path}
+    locations: list[Location] = []
+    for skill in found.registry.all_skills():
+        entry = skill.document.entry("agent")
+        if entry is not None and entry.is_scalar and str(entry.value).strip() in names:
+            locations.append(Location(skill.path, entry.value_range))
+    return locations
+
+
+def _plugin_references(
+    engine: WorkspaceEngine, path: Path, text: str, position: Position, *, include_declaration: bool
+) -> list[Location]:
+    """On plugin.json's ``name`` value: where the plugin is enabled (workspace and personal settings) and the
+    marketplace entries of that name."""
+    document = parse_json(strip_bom(text))
+    root = document.root
+    member = root.get("name") if isinstance(root, JsonObject) else None
+    if member is None or member.value is None or not isinstance(member.value.value, str):
+        return []
+    name_at = document.node_range(member.value)
+    if not _contains(name_at, position) and not _contains(document.key_range(member), position):
+        return []
+    name = member.value.value
+    locations = [Location(path, name_at)] if include_declaration else []
+    for settings in (layout.settings_file(engine.directory), layout.settings_file(engine.home)):
+        locations += _string_items(engine, settings, ("enabledPlugins",), name)
+    for marketplace in engine.files():
+        if engine.kind_of(marketplace) is FileKind.MARKETPLACE:
+            locations += _marketplace_entries(engine, marketplace, name)
+    return locations
+
+
+def _contains(where: Range, position: Position) -> bool:
+    key = (position.line, position.character)
+    return (where.start.line, where.start.character) <= key <= (where.end.line, where.end.character)
+
+
+def _string_items(engine: WorkspaceEngine, path: Path, key: tuple[str, ...], value: str) -> list[Location]:
+    text = engine.read_text(path)
+    if text is None:
+        return []
+    document = parse_json(text)
+    node = document.root
+    for part in key:
+        member = node.get(part) if isinstance(node, JsonObject) else None
+        node = member.value if member is not None else None
+    if not isinstance(node, JsonArray):
+        return []
+    return [Location(path, document.node_range(item)) for item in node.items if item.value == value]
+
+
+def _marketplace_entries(engine: WorkspaceEngine, path: Path, value: str) -> list[Location]:
+    text = engine.read_text(path)
+    if text is None:
+        return []
+    document = parse_json(text)
+    plugins = document.root.get("plugins") if isinstance(document.root, JsonObject) else None
+    if plugins is None or not isinstance(plugins.value, JsonArray):
+        return []
+    locations = []
+    for entry in plugins.value.items:
+        name = entry.get("name") if isinstance(entry, JsonObject) else None
+        if name is not None and name.value is not None and name.value.value == value:
+            locations.append(Location(path, document.node_range(name.value)))
     return locations
 
 

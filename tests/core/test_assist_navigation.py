@@ -393,3 +393,37 @@ def test_an_agent_outline_shows_frontmatter_keys_not_a_heading() -> None:
     names = [symbol.name for symbol in symbols] + [child.name for symbol in symbols for child in symbol.children]
     assert "Reviewer" in names and "description: Reviews." not in names
     assert not any(name.startswith("description") and "Reviews" in name for name in names if name != "description")
+
+
+def test_references_on_an_agent_and_on_a_plugin(tmp_path: Path) -> None:
+    from clarvis_lsp.config import ProjectConfig
+    from clarvis_lsp.engine import WorkspaceEngine
+    from clarvis_lsp.model import Position
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    files = {
+        ".clarvis/agents/reviewer.md": "---\nname: reviewer\n---\nReviews.\n",
+        ".clarvis/skills/a/SKILL.md": "---\nname: a\ndescription: d\nagent: reviewer\n---\n",
+        ".clarvis/skills/b/SKILL.md": "---\nname: b\ndescription: d\nagent: other\n---\n",
+        ".clarvis/plugins/quality/plugin.json": '{"name": "quality"}\n',
+        ".clarvis/settings.json": '{"enabledPlugins": ["docs", "quality"]}\n',
+        "marketplace.json": '{"plugins": [{"name": "quality", "source": "./q"}]}\n',
+    }
+    for relative, text in files.items():
+        (ws / relative).parent.mkdir(parents=True, exist_ok=True)
+        (ws / relative).write_text(text, encoding="utf-8")
+    home.mkdir()
+    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=home)
+    agent = ws / ".clarvis/agents/reviewer.md"
+    found = navigation.references(engine, agent, agent.read_text(), Position(1, 7))
+    assert [(location.path.name, location.range.start.line) for location in found] == [("SKILL.md", 3)]
+    assert found[0].path.parent.name == "a"
+    manifest = ws / ".clarvis/plugins/quality/plugin.json"
+    found = navigation.references(engine, manifest, manifest.read_text(), Position(0, 12))
+    assert [(location.path.name, location.range.start.character) for location in found] == [
+        ("plugin.json", 9),
+        ("settings.json", 28),
+        ("marketplace.json", 22),
+    ]
+    without = navigation.references(engine, manifest, manifest.read_text(), Position(0, 12), include_declaration=False)
+    assert [location.path.name for location in without] == ["settings.json", "marketplace.json"]
