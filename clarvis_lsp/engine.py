@@ -29,6 +29,7 @@ from clarvis_lsp.discovery import (
     scan_plugins,
     workspace_roots,
 )
+from clarvis_lsp.discovery.fs import read_regular_file
 from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
@@ -41,7 +42,7 @@ from clarvis_lsp.rules.agent import AgentContext, AgentFile
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.discovery import check_discovery, names_at, paths_of_name
+from clarvis_lsp.rules.discovery import UNREADABLE, check_discovery, names_at, paths_of_name
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.hooks import RUN_LIMIT, check_run_limit
 from clarvis_lsp.rules.json import check_json_syntax
@@ -81,6 +82,7 @@ class WorkspaceEngine:
     outer_excludes: Excludes | None = None  # the checked tree's exclude patterns, for a nested workspace
     select: tuple[str, ...] = ()  # --select: only these codes or families run
     ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
+    unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
     _discovered: Discovered | None = None
     _cross: dict[Path, list[Diagnostic]] | None = None
 
@@ -153,7 +155,7 @@ class WorkspaceEngine:
     def detached(self) -> WorkspaceEngine:
         """A copy with its own snapshot of the open buffers and no discovery yet. A worker thread may ``warm`` it
         while this engine keeps serving; ``adopt`` then takes the result (both on the engine's own thread)."""
-        return replace(self, overlay=dict(self.overlay), _discovered=None, _cross=None)
+        return replace(self, overlay=dict(self.overlay), unreadable={}, _discovered=None, _cross=None)
 
     def warm(self, progress: ScanProgress | None = None) -> None:
         """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop)."""
@@ -202,9 +204,11 @@ class WorkspaceEngine:
                     continue
                 try:
                     is_file = entry.is_file(follow_symlinks=follow)
+                    # A FIFO, socket or device under a recognised name is checked too: it gets a finding.
+                    is_special = not is_file and not entry.is_symlink() and not entry.is_dir(follow_symlinks=False)
                 except OSError:
                     continue
-                if is_file:
+                if is_file or is_special:
                     path = Path(entry.path)
                     if self.kind_of(path) is not None:
                         yield path
@@ -214,11 +218,12 @@ class WorkspaceEngine:
         findings = Findings(path)
         if path in self.overlay:
             return strip_bom(self.overlay[path]), findings
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_FILE_BYTES)
-        except OSError:
+        # Never a blocking read: a FIFO, socket or device under a recognised name is refused, not waited on.
+        data, why = read_regular_file(str(path), self.config.follow_symlinks, MAX_FILE_BYTES)
+        if data is None:
+            self.unreadable[path] = why
             return None
+        self.unreadable.pop(path, None)
         decoded = decode(data)
         if decoded.invalid_utf8_offset is not None:
             check_encoding(decoded, LineIndex(decoded.text), findings)
@@ -243,7 +248,24 @@ class WorkspaceEngine:
         return parse_skill(path, text), findings
 
     def check_file(self, path: Path) -> list[Diagnostic]:
-        """The file's own findings (not the cross-file ones: see ``cross_file``)."""
+        """The file's own findings (not the cross-file ones: see ``cross_file``), or ``discovery/unreadable``
+        when the file cannot be read."""
+        found = self._check_file(path)
+        why = self.unreadable.get(path)
+        if not found and why is not None:
+            start = Position(0, 0)
+            found = [
+                Diagnostic(
+                    path,
+                    Range(start, start),
+                    UNREADABLE.severity,
+                    UNREADABLE.code,
+                    f"{why}: fix it so Clarvis can read it.",
+                )
+            ]
+        return found
+
+    def _check_file(self, path: Path) -> list[Diagnostic]:
         kind = self.kind_of(path)
         if kind is FileKind.SKILL:
             parsed = self.skill_document(path)

@@ -13,12 +13,12 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXE
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def read_regular_file(path: str, follow_symlinks: bool) -> tuple[bytes | None, str]:
+def read_regular_file(path: str, follow_symlinks: bool, limit: int | None = None) -> tuple[bytes | None, str]:
     """Read a regular file's bytes, or return None and the reason in words.
 
     ``O_NONBLOCK`` keeps a FIFO with a recognised name from blocking the scan (it is then refused as not a
     regular file); with ``follow_symlinks`` false, ``O_NOFOLLOW`` refuses a symlink even if one was swapped in
-    after the directory was listed.
+    after the directory was listed. ``limit``: read at most that many bytes.
     """
     flags = _OPEN_FLAGS | (0 if follow_symlinks else _NOFOLLOW)
     try:
@@ -35,11 +35,14 @@ def read_regular_file(path: str, follow_symlinks: bool) -> tuple[bytes | None, s
             return None, f"{path} is not a regular file"
         chunks: list[bytes] = []
         size = max(info.st_size, 0) + 1
-        while True:
-            chunk = os.read(fd, size)
+        remaining = limit
+        while remaining is None or remaining > 0:
+            chunk = os.read(fd, size if remaining is None else min(size, remaining))
             if not chunk:
                 break
             chunks.append(chunk)
+            if remaining is not None:
+                remaining -= len(chunk)
             size = 1 << 16
         return b"".join(chunks), ""
     except OSError as error:

@@ -58,9 +58,9 @@ SYMLINK_IGNORED = rule(
 UNREADABLE = rule(
     "discovery/unreadable",
     Severity.WARNING,
-    "A skill directory, SKILL.md or resource in a root cannot be read, so Clarvis cannot load it.",
-    why="A permission problem, a broken symlink or a SKILL.md that is not a regular file makes the skill vanish "
-    "at run time without an error.",
+    "A skill directory, SKILL.md, resource or other recognised file cannot be read, so Clarvis cannot load it.",
+    why="A permission problem, a broken symlink or a file that is not a regular file (a FIFO, a device) makes the "
+    "skill or setting vanish at run time without an error.",
     example=".clarvis/skills/deploy/SKILL.md -> ../missing/SKILL.md   (a broken symlink)",
     fix="Fix the permissions, the symlink or the file type so the file can be read.",
     file_kind="skill",
