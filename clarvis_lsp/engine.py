@@ -85,6 +85,7 @@ class WorkspaceEngine:
     unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
     _discovered: Discovered | None = None
     _cross: dict[Path, list[Diagnostic]] | None = None
+    _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
 
     # -- discovery ---------------------------------------------------------------------------------------------
 
@@ -315,8 +316,13 @@ class WorkspaceEngine:
         return findings.items
 
     def is_enabled(self, code: str) -> bool:
-        """Whether ``code`` is reported at all: not ``off`` in configuration, and kept by ``--select``/``--ignore``."""
-        return bool(apply_rule_settings([_probe(code)], self.config, select=self.select, ignore=self.ignore))
+        """Whether ``code`` is reported at all: not ``off`` in configuration, and kept by ``--select``/``--ignore``.
+        Asked for every rule of every file, so answered once per code (the options never change for an engine)."""
+        enabled = self._enabled.get(code)
+        if enabled is None:
+            enabled = bool(apply_rule_settings([_probe(code)], self.config, select=self.select, ignore=self.ignore))
+            self._enabled[code] = enabled
+        return enabled
 
     def json_context(self, path: Path) -> JsonFileContext:
         found = self.discovered
