@@ -63,13 +63,20 @@ def check_paths(request: CheckRequest) -> CheckReport:
     engines: dict[Path, WorkspaceEngine] = {}
     loads: list[ConfigLoad] = []
     files: dict[Path, WorkspaceEngine] = {}
+    read_configs: dict[Path, ConfigLoad] = {}
+
+    def project_config(directory: Path) -> ConfigLoad:
+        """Each directory's project file is read once, however many targets (pre-commit passes every file) ask."""
+        if directory not in read_configs:
+            read_configs[directory] = load_project_config(directory)
+        return read_configs[directory]
 
     def engine_for(
         directory: Path, nested: frozenset[Path], outer: Excludes | None = None, ceiling: Path | None = None
     ) -> WorkspaceEngine:
         engine = engines.get(directory)
         if engine is None:
-            load = load_project_config(directory)
+            load = project_config(directory)
             loads.append(load)
             config = layered(load.config, request.overrides)
             engine = WorkspaceEngine(
@@ -94,11 +101,11 @@ def check_paths(request: CheckRequest) -> CheckReport:
             _collect(engine, target, files)
             continue
         ceiling = _ceiling(target.absolute, request.cwd)
-        preset = request.overrides.get("preset") or load_project_config(ceiling).config.preset
+        preset = request.overrides.get("preset") or project_config(ceiling).config.preset
         markers = markers_for(str(preset))
         top = nearest_workspace(target.absolute, ceiling, markers)
         # The top workspace's exclude patterns hold for the whole tree, nested workspaces included.
-        top_excludes = Excludes(tuple(load_project_config(top).config.exclude))
+        top_excludes = Excludes(tuple(project_config(top).config.exclude))
         if target.absolute.is_dir():
             excludes = top_excludes.below(_relative(target.absolute, top))
             found = find_workspaces(target.absolute, home=request.home, exclude=excludes, markers=markers)
