@@ -21,7 +21,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from jsonschema import Draft202012Validator
+import regex
+from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -115,9 +116,24 @@ def registry() -> Registry[Any]:
     return Registry().with_resources(resources).crawl()
 
 
+def _ecmascript_pattern(
+    validator: Draft202012Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    """``pattern`` as ECMAScript with the ``u`` flag reads it (what VS Code and Clarvis do): ``\\p{L}`` is a letter
+    of any script. jsonschema's own ``pattern`` uses Python's ``re``, which has no Unicode property classes."""
+    if validator.is_type(instance, "string") and regex.search(pattern, instance, regex.VERSION0) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_ClarvisValidator = validators.extend(  # type: ignore[no-untyped-call]  # jsonschema leaves extend untyped
+    Draft202012Validator, validators={"pattern": _ecmascript_pattern}
+)
+
+
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(load_schema(name), registry=registry())
+    validator: Draft202012Validator = _ClarvisValidator(load_schema(name), registry=registry())
+    return validator
 
 
 def validator(name: str) -> Draft202012Validator:

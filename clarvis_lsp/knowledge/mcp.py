@@ -8,12 +8,11 @@ same conditions, so the rules and the editors cannot disagree.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from clarvis_lsp.knowledge.schemas import Field, fields, load, python_pattern, strings
+from clarvis_lsp.knowledge.schemas import Field, SchemaPattern, fields, load, python_pattern, strings
 
 _SERVER = load("mcp-server")
 _TYPE: Mapping[str, Any] = _SERVER["properties"]["type"]
@@ -24,7 +23,7 @@ DEFAULT_TRANSPORT: str = str(_TYPE["default"])
 
 FIELD: Mapping[str, Field] = MappingProxyType(fields(_SERVER))
 FIELDS: tuple[str, ...] = tuple(FIELD)
-URL_PATTERN: re.Pattern[str] = python_pattern(_SERVER["properties"]["url"]["pattern"])
+URL_PATTERN: SchemaPattern = python_pattern(_SERVER["properties"]["url"]["pattern"])
 """A remote server's ``url``: an http:// or https:// address."""
 
 

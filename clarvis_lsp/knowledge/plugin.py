@@ -7,20 +7,19 @@ plugin.json is tolerant: Clarvis reports an unknown field and never acts on it, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from clarvis_lsp.knowledge.schemas import load, python_pattern, strings
+from clarvis_lsp.knowledge.schemas import SchemaPattern, load, python_pattern, strings
 
 _SCHEMA = load("plugin")
 _PROPERTIES: Mapping[str, Any] = _SCHEMA["properties"]
 _EXECUTABLE: Mapping[str, Any] = _SCHEMA["$defs"]["executable"]["properties"]
 
 FIELDS: tuple[str, ...] = tuple(_PROPERTIES)
-NAME_PATTERN: re.Pattern[str] = python_pattern(_PROPERTIES["name"]["pattern"])
+NAME_PATTERN: SchemaPattern = python_pattern(_PROPERTIES["name"]["pattern"])
 """A plugin name: a lowercase identifier, also the name of its directory and its namespace."""
-VERSION_PATTERN: re.Pattern[str] = python_pattern(_PROPERTIES["version"]["pattern"])
+VERSION_PATTERN: SchemaPattern = python_pattern(_PROPERTIES["version"]["pattern"])
 """A semantic version, MAJOR.MINOR.PATCH with optional pre-release and build."""
 
 EXECUTABLE_FIELDS: tuple[str, ...] = tuple(_EXECUTABLE)

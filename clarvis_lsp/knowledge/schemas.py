@@ -9,10 +9,11 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import regex
 
 SCHEMA_PACKAGE = "clarvis_lsp.schemas"
 SCHEMA_SUFFIX = ".schema.json"
@@ -92,15 +93,31 @@ def strings(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def python_pattern(pattern: str) -> re.Pattern[str]:
-    """A schema ``pattern`` anchored as ``^…$`` as a Python regex for ``re.match``.
+SchemaPattern = regex.Pattern[str]
+"""A schema ``pattern`` compiled for Python: ``match(text)`` is truthy when the whole text matches."""
 
-    ``$`` becomes ``\\Z``: in Python ``$`` also matches before a final newline, which the schema's ECMAScript
-    ``$`` does not, so ``"git@host:x\\n"`` must not pass.
+
+def python_pattern(pattern: str) -> SchemaPattern:
+    """A schema ``pattern`` anchored as ``^…$`` as a Python regex for ``match``.
+
+    Compiled with ``regex``, not ``re``: schema patterns are ECMAScript, where ``\\p{L}`` (any letter) is
+    standard with the ``u`` flag VS Code uses, and Python's ``re`` has no Unicode property classes. ``$`` becomes
+    ``\\Z``: in Python ``$`` also matches before a final newline, which the schema's ECMAScript ``$`` does not, so
+    ``"git@host:x\\n"`` must not pass.
     """
     if not pattern.startswith("^") or not pattern.endswith("$") or pattern.endswith("\\$"):
         raise ValueError(f"schema pattern {pattern!r} is not anchored with ^ and $")
-    return re.compile(f"(?:{pattern[1:-1]})\\Z")
+    return regex.compile(f"(?:{pattern[1:-1]})\\Z", regex.VERSION0)
 
 
-__all__ = ["SCHEMA_PACKAGE", "SCHEMA_SUFFIX", "Field", "fields", "load", "python_pattern", "schema_names", "strings"]
+__all__ = [
+    "SCHEMA_PACKAGE",
+    "SCHEMA_SUFFIX",
+    "Field",
+    "SchemaPattern",
+    "fields",
+    "load",
+    "python_pattern",
+    "schema_names",
+    "strings",
+]

@@ -6,12 +6,11 @@ or select code (``x-clarvis-trust-gated``) stay inactive until ``/workspace-trus
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from clarvis_lsp.knowledge.schemas import Field, fields, load, python_pattern
+from clarvis_lsp.knowledge.schemas import Field, SchemaPattern, fields, load, python_pattern
 
 _SCHEMA = load("settings")
 _PROPERTIES: Mapping[str, Any] = _SCHEMA["properties"]
@@ -40,5 +39,5 @@ TRUST_GATED_MEMBERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 """Fields held back inside a top-level field (``memory`` → ``("provider",)``)."""
 
-GIT_URL: re.Pattern[str] = python_pattern(_PROPERTIES["marketplaces"]["items"]["pattern"])
+GIT_URL: SchemaPattern = python_pattern(_PROPERTIES["marketplaces"]["items"]["pattern"])
 """A ``marketplaces`` entry: https, http, ssh or git URL, or ``git@host:path``."""

@@ -6,12 +6,11 @@ against and what completion offers. ``tools`` is an alias of ``allowed-tools`` (
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from clarvis_lsp.knowledge.schemas import Field, fields, load, python_pattern, strings
+from clarvis_lsp.knowledge.schemas import Field, SchemaPattern, fields, load, python_pattern, strings
 
 _SCHEMA = load("skill-frontmatter")
 _PROPERTIES: Mapping[str, Any] = _SCHEMA["properties"]
@@ -25,6 +24,6 @@ ALIASES: Mapping[str, str] = MappingProxyType(
 )
 """Alias → the field it stands for (``tools`` → ``allowed-tools``): with both, one silently replaces the other."""
 
-NAME_PATTERN: re.Pattern[str] = python_pattern(_PROPERTIES["name"]["pattern"])
+NAME_PATTERN: SchemaPattern = python_pattern(_PROPERTIES["name"]["pattern"])
 """What a skill name may hold, for ``re.match``: it becomes a slash command and a registry key."""
 NAME_MAX_LENGTH: int = int(_PROPERTIES["name"]["maxLength"])

@@ -66,7 +66,7 @@ def test_skill_key() -> None:
     assert found is not None
     assert found.range == Range.of(1, 0, 1, 4)
     assert "**`name`** — string, required" in found.markdown
-    assert "letters, digits" in found.markdown
+    assert "letters and digits of any script" in found.markdown
 
 
 def test_skill_key_while_the_yaml_is_broken() -> None:
