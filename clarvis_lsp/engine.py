@@ -17,6 +17,7 @@ from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.discovery import (
     AgentInfo,
     AgentSkillsOptions,
+    DiscoveryWarning,
     PluginInfo,
     SkillConfig,
     SkillRegistry,
@@ -29,7 +30,7 @@ from clarvis_lsp.discovery import (
     scan_plugins,
     workspace_roots,
 )
-from clarvis_lsp.discovery.fs import read_regular_file
+from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_within, read_regular_file
 from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
@@ -42,7 +43,14 @@ from clarvis_lsp.rules.agent import AgentContext, AgentFile
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.discovery import UNREADABLE, check_discovery, names_at, paths_of_name
+from clarvis_lsp.rules.discovery import (
+    SYMLINK_IGNORED,
+    UNREADABLE,
+    check_discovery,
+    manifest_findings,
+    names_at,
+    paths_of_name,
+)
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.hooks import RUN_LIMIT, check_run_limit
 from clarvis_lsp.rules.json import check_json_syntax
@@ -65,6 +73,8 @@ class Discovered:
     hidden_plugins: tuple[PluginInfo, ...]
     enabled_plugins: list[str]
     agents: dict[str, AgentInfo]
+    # What the plugin scan reported (a symlinked or unreadable plugin directory or manifest).
+    plugin_warnings: tuple[DiscoveryWarning, ...] = ()
 
 
 @dataclass
@@ -151,7 +161,9 @@ class WorkspaceEngine:
             follow_symlinks=follow,
             overlay=self.overlay,
         )
-        return Discovered(skill_config, registry, plugin_scan.plugins, plugin_scan.hidden, enabled, agents)
+        return Discovered(
+            skill_config, registry, plugin_scan.plugins, plugin_scan.hidden, enabled, agents, plugin_scan.warnings
+        )
 
     def detached(self) -> WorkspaceEngine:
         """A copy with its own snapshot of the open buffers and no discovery yet. A worker thread may ``warm`` it
@@ -206,7 +218,12 @@ class WorkspaceEngine:
                 try:
                     is_file = entry.is_file(follow_symlinks=follow)
                     # A FIFO, socket or device under a recognised name is checked too: it gets a finding.
-                    is_special = not is_file and not entry.is_symlink() and not entry.is_dir(follow_symlinks=False)
+                    # So is a symlink when symlinks are off: it gets discovery/symlink-ignored, and is never read.
+                    is_special = (
+                        not is_file
+                        and not entry.is_dir(follow_symlinks=False)
+                        and (not follow or not entry.is_symlink())
+                    )
                 except OSError:
                     continue
                 if is_file or is_special:
@@ -220,7 +237,8 @@ class WorkspaceEngine:
         if path in self.overlay:
             return strip_bom(self.overlay[path]), findings
         # Never a blocking read: a FIFO, socket or device under a recognised name is refused, not waited on.
-        data, why = read_regular_file(str(path), self.config.follow_symlinks, MAX_FILE_BYTES)
+        within = str(self.directory) if is_within(str(path), str(self.directory)) else str(self.home)
+        data, why = read_regular_file(str(path), self.config.follow_symlinks, MAX_FILE_BYTES, within=within)
         if data is None:
             self.unreadable[path] = why
             return None
@@ -253,7 +271,12 @@ class WorkspaceEngine:
         when the file cannot be read."""
         found = self._check_file(path)
         why = self.unreadable.get(path)
-        if not found and why is not None:
+        if not found and why is not None and SYMLINK_REFUSED in why:
+            # Discovery may have reported this link already (a SKILL.md in a root, a plugin's manifest).
+            if not any(item.code == SYMLINK_IGNORED.code for item in self.cross_by_path().get(path, [])):
+                link = why.removesuffix(f" {SYMLINK_REFUSED}")
+                found = manifest_findings([DiscoveryWarning("symlink-ignored", path, f"{link} is a symlink")])
+        elif not found and why is not None:
             start = Position(0, 0)
             found = [
                 Diagnostic(
@@ -350,6 +373,7 @@ class WorkspaceEngine:
             found = collect_isolated(
                 "discovery", self.directory, lambda: check_discovery(registry, strict=self.config.strict)
             )
+            found.extend(manifest_findings(self.discovered.plugin_warnings))
             found.extend(
                 collect_isolated(
                     "hooks/run-limit",
@@ -416,10 +440,16 @@ class WorkspaceEngine:
         registry = before.registry.refresh(skill_dirs, self.overlay) if skill_dirs else before.registry
         self._discovered = self.discover(reuse=registry)
         same_skills = self._discovered.registry is before.registry
-        kept = {path: [item for item in found if item.code != RUN_LIMIT.code] for path, found in old_cross.items()}
+        stale = manifest_findings(before.plugin_warnings)
+        kept = {
+            path: [item for item in found if item.code != RUN_LIMIT.code and item not in stale]
+            for path, found in old_cross.items()
+        }
         self._cross = None
         if same_skills:
             cross = {path: found for path, found in kept.items() if found}
+            for diagnostic in manifest_findings(self._discovered.plugin_warnings):
+                cross.setdefault(diagnostic.path, []).append(diagnostic)
             settings = self.directory / ".clarvis" / "settings.json"
             for diagnostic in collect_isolated(
                 "hooks/run-limit",

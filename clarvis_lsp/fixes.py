@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from clarvis_lsp.discovery.fs import read_regular_file
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.model import Diagnostic, Fix, TextEdit
 
@@ -57,10 +58,11 @@ def plan_fixes(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> li
         fixes = [fix for diagnostic in found for fix in diagnostic.fixes[:1] if fix.safe or unsafe]
         if not fixes:
             continue
-        try:
-            decoded = decode(path.read_bytes())
-        except OSError:
+        # A file with findings was read through the same guard (a link only when symlinks are followed).
+        data, _why = read_regular_file(str(path), follow_symlinks=True)
+        if data is None:
             continue
+        decoded = decode(data)
         if decoded.invalid_utf8_offset is not None:
             continue
         after, applied = _apply(decoded.text, path, fixes)

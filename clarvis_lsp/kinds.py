@@ -8,6 +8,7 @@ names are Clarvis's on-disk layout (``clarvis_lsp.knowledge.layout``).
 from __future__ import annotations
 
 import enum
+import os
 from pathlib import Path
 
 from clarvis_lsp.knowledge.layout import (
@@ -54,7 +55,7 @@ def file_kind(
         if parent.parent.name == PLUGINS_DIR or parent in plugin_dirs or parent in workspace_dirs:
             return FileKind.PLUGIN
         return None
-    if name == HOOKS_FILE and parent.name == HOOKS_DIR and (parent.parent / PLUGIN_MANIFEST).exists():
+    if name == HOOKS_FILE and parent.name == HOOKS_DIR and os.path.lexists(parent.parent / PLUGIN_MANIFEST):
         return FileKind.HOOKS
     if name == HOOKS_FILE and parent.name == HOOKS_DIR and parent.parent.parent.name == PLUGINS_DIR:
         return FileKind.HOOKS

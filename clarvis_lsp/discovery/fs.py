@@ -13,13 +13,24 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXE
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def read_regular_file(path: str, follow_symlinks: bool, limit: int | None = None) -> tuple[bytes | None, str]:
+SYMLINK_REFUSED = "is a symlink and follow_symlinks is off"
+
+
+def read_regular_file(
+    path: str, follow_symlinks: bool, limit: int | None = None, *, within: str | None = None
+) -> tuple[bytes | None, str]:
     """Read a regular file's bytes, or return None and the reason in words.
 
     ``O_NONBLOCK`` keeps a FIFO with a recognised name from blocking the scan (it is then refused as not a
     regular file); with ``follow_symlinks`` false, ``O_NOFOLLOW`` refuses a symlink even if one was swapped in
-    after the directory was listed. ``limit``: read at most that many bytes.
+    after the directory was listed. ``O_NOFOLLOW`` guards the last component only: ``within`` (a workspace or
+    home directory) makes every directory between it and ``path`` checked too, so a symlinked ``.clarvis`` does
+    not lead the read elsewhere. ``limit``: read at most that many bytes.
     """
+    if not follow_symlinks and within is not None:
+        linked = symlinked_component(path, within)
+        if linked is not None:
+            return None, f"{linked} {SYMLINK_REFUSED}"
     flags = _OPEN_FLAGS | (0 if follow_symlinks else _NOFOLLOW)
     try:
         fd = os.open(path, flags)
@@ -27,7 +38,7 @@ def read_regular_file(path: str, follow_symlinks: bool, limit: int | None = None
         return None, f"{path} disappeared during the scan"
     except OSError as error:
         if not follow_symlinks and os.path.islink(path):
-            return None, f"{path} is a symlink and follow_symlinks is off"
+            return None, f"{path} {SYMLINK_REFUSED}"
         return None, f"{path} cannot be read: {reason(error)}"
     try:
         info = os.fstat(fd)
@@ -49,6 +60,40 @@ def read_regular_file(path: str, follow_symlinks: bool, limit: int | None = None
         return None, f"{path} cannot be read: {reason(error)}"
     finally:
         os.close(fd)
+
+
+def symlinked_component(path: str, within: str) -> str | None:
+    """The first directory strictly between ``within`` and ``path`` that is a symlink (``lstat``, nothing is
+    followed), or None. A ``path`` outside ``within`` is not examined: the caller decided to read it."""
+    base = os.path.normpath(within)
+    target = os.path.normpath(path)
+    if not is_within(target, base) or target == base:
+        return None
+    current = base
+    for part in os.path.relpath(os.path.dirname(target), base).split(os.sep):
+        if part in ("", "."):
+            continue
+        current = os.path.join(current, part)
+        if is_symlink(current):
+            return current
+    return None
+
+
+def is_symlink(path: str) -> bool:
+    """Whether ``path`` itself is a symlink (``lstat``: the link is never followed)."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def is_regular_file(path: str, follow_symlinks: bool) -> bool:
+    """Whether ``path`` is a regular file; with ``follow_symlinks`` false a symlink is not, and is not followed."""
+    try:
+        mode = os.stat(path).st_mode if follow_symlinks else os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(mode)
 
 
 def list_dir(path: str) -> tuple[list[os.DirEntry[str]] | None, OSError | None]:

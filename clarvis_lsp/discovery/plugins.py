@@ -217,7 +217,8 @@ def _settings_text(settings_path: str | Path, overlay: Mapping[Path, str] | None
     buffers = normalise_overlay(overlay)
     if key in buffers:
         return strip_bom(buffers[key])
-    data, _problem = read_regular_file(key, follow_symlinks)
+    # ``<dir>/.clarvis/settings.json``: with symlinks off a symlinked ``.clarvis`` is not read through either.
+    data, _problem = read_regular_file(key, follow_symlinks, within=os.path.dirname(os.path.dirname(key)))
     if data is None:
         return None
     return decode(data).text

@@ -148,13 +148,19 @@ def _duplicate_finding(
     return findings.items[0]
 
 
+def manifest_findings(warnings: Iterable[DiscoveryWarning]) -> list[Diagnostic]:
+    """``discovery/symlink-ignored`` and ``discovery/unreadable`` for what the skill scan does not see: a plugin
+    directory or manifest, a settings file, a marketplace, an agent file."""
+    return _warning_findings([warning for warning in warnings if warning.kind != "duplicate"], None, strict=False)
+
+
 def _warning_findings(
-    warnings: Iterable[DiscoveryWarning], registry: SkillRegistry, *, strict: bool
+    warnings: Iterable[DiscoveryWarning], registry: SkillRegistry | None, *, strict: bool
 ) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for warning in warnings:
         findings = Findings(Path(warning.path))
-        if warning.kind == "duplicate" and warning.other is not None:
+        if warning.kind == "duplicate" and warning.other is not None and registry is not None:
             kept = registry.by_path(Path(warning.other))
             skipped_document = _skipped_document(registry, Path(warning.path))
             findings.items.append(

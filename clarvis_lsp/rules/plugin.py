@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from clarvis_lsp.discovery import SkillRoot, scan_root
+from clarvis_lsp.discovery.fs import is_regular_file, is_symlink
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import plugin as facts
@@ -402,7 +403,7 @@ def _check_hooks(
             f"not {kind_phrase(node)}.",
         )
     hooks_json = plugin_dir / layout.PLUGIN_HOOKS_FILE
-    if not reads_hooks_json and _is_file(hooks_json):
+    if not reads_hooks_json and _is_file(hooks_json, context.registry.config.follow_symlinks):
         findings.add(
             HOOKS_JSON_IGNORED.code,
             document.key_range(member),
@@ -412,11 +413,9 @@ def _check_hooks(
         )
 
 
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:
-        return False
+def _is_file(path: Path, follow_symlinks: bool) -> bool:
+    """A regular file; with symlinks off a link is not followed (not even by ``stat``)."""
+    return is_regular_file(str(path), follow_symlinks)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -480,7 +479,7 @@ def _check_relative_path(
             "refer to its own files; move the file into the plugin directory. It is not read.",
         )
         return None
-    if not exists or not _is_file(target):
+    if not exists or not (_is_file(target, follow_symlinks) or (not follow_symlinks and is_symlink(str(target)))):
         what = "is a directory, not a file" if exists and target.is_dir() else "does not exist"
         findings.add(
             MISSING_PATH.code,

@@ -25,8 +25,9 @@ from clarvis_lsp import __version__
 from clarvis_lsp.check import file_findings
 from clarvis_lsp.config import ProjectConfig, config_from_mapping, layered, load_project_config
 from clarvis_lsp.discovery import StartupError, nearest_workspace
+from clarvis_lsp.discovery.fs import read_regular_file
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.engine import WorkspaceEngine
+from clarvis_lsp.engine import MAX_FILE_BYTES, WorkspaceEngine
 from clarvis_lsp.kinds import FileKind
 from clarvis_lsp.memory import bulk_allocation, paused_collector
 from clarvis_lsp.model import Diagnostic, Position
@@ -200,13 +201,13 @@ class ClarvisServer(LanguageServer):
     # -- findings ----------------------------------------------------------------------------------------------
 
     def lines_of(self, path: Path) -> LineIndex:
+        """A file's lines, read as the engine reads files: a regular file only (a FIFO never blocks the server),
+        no symlink when symlinks are off, at most the size cap. A file that cannot be read has no lines."""
         if path in self.overlay:
             return LineIndex(self.overlay[path])
-        try:
-            with open(path, "rb") as handle:
-                return LineIndex(decode(handle.read()).text)
-        except OSError:
-            return LineIndex("")
+        follow = self.engine_for(path).config.follow_symlinks
+        data, _why = read_regular_file(str(path), follow, MAX_FILE_BYTES)
+        return LineIndex(decode(data).text if data is not None else "")
 
     def findings_for(self, engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
         """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does."""
