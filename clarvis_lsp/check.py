@@ -9,7 +9,7 @@ their own findings are not printed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from clarvis_lsp.config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
 from clarvis_lsp.model import CheckResult, Diagnostic
+from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.rules.internal import RULE_FAILED
 
 
@@ -135,8 +136,9 @@ def check_paths(request: CheckRequest) -> CheckReport:
     for load in loads:
         diagnostics.extend(load.diagnostics)
     diagnostics.sort(key=Diagnostic.sort_key)
-    display = _display_function(targets)
-    result = CheckResult(files_checked=len(files), diagnostics=diagnostics, display_path=display)
+    display = PathDisplay.for_arguments([(target.given, target.absolute) for target in targets], request.cwd)
+    diagnostics = [display.diagnostic(diagnostic) for diagnostic in diagnostics]
+    result = CheckResult(files_checked=len(files), diagnostics=diagnostics, display_path=display.path)
     return CheckReport(result, loads, list(engines.values()))
 
 
@@ -242,15 +244,3 @@ def _under(path: Path, directory: Path) -> bool:
     """``path`` lies strictly inside ``directory`` (both absolute and normalised): a string test, because
     ``directory in path.parents`` builds every parent and dominates a check of thousands of files."""
     return str(path).startswith(str(directory).rstrip(os.sep) + os.sep)
-
-
-def _display_function(targets: list[_Target]) -> Callable[[Path], str]:
-    def display(path: Path) -> str:
-        for target in targets:
-            if path == target.absolute:
-                return target.given
-            if _under(path, target.absolute):
-                return os.path.normpath(os.path.join(target.given, os.path.relpath(path, target.absolute)))
-        return str(path)
-
-    return display
