@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
-from clarvis_lsp.knowledge import marketplace as facts
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.model import Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string
-from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_fields
+from clarvis_lsp.rules.jsonshape import opening
+from clarvis_lsp.rules.structure import check_structure
 
 GIT_URL = re.compile(r"(?:https?|ssh|git)://[^\s/]+/\S+\Z")
 SSH_ORIGIN = re.compile(r"[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:\S+\Z")
@@ -100,40 +100,48 @@ INVALID_VALUE = rule(
 
 
 def check_marketplace(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """Run every ``marketplace/*`` rule on one marketplace.json."""
+    """Run every ``marketplace/*`` rule on one marketplace.json: the structural errors from the schema's
+    annotations, then what the schema cannot say (defaulted fields, sources, paths, home pages, duplicates)."""
+    check_structure(document, "marketplace", findings, _variables)
     root = document.root
-    if root is None:
-        return  # json/syntax already says the file is empty or holds no value
     if not isinstance(root, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(root),
-            'marketplace.json must be a JSON object such as {"name": "...", "plugins": []}, '
-            f"not {kind_phrase(root)}.",
-        )
-        return
-    report_unknown_fields(document, root, facts.ROOT_FIELDS, findings, code=UNKNOWN_FIELD.code, where="the marketplace")
+        return  # empty (json/syntax) or not an object (the schema's type error)
     _check_defaulted(document, root, findings)
-    for field in facts.ROOT_FIELD.values():
-        if field.types == ("string",):
-            _check_string(document, root, field.name, "the marketplace", findings, non_empty=field.min_length > 0)
     plugins = root.value_of("plugins")
-    if plugins is None:
-        return
     if not isinstance(plugins, JsonArray):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(plugins),
-            f'"plugins" must be an array of entries such as [{{"name": "...", "source": "https://..."}}], not '
-            f"{kind_phrase(plugins)}.",
-        )
         return
     first_by_name: dict[str, JsonNode] = {}
     for index, entry in enumerate(plugins.items):
-        _check_entry(document, entry, index, first_by_name, findings)
+        if isinstance(entry, JsonObject):
+            _check_entry(document, entry, _entry_label(entry, index), first_by_name, findings)
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
+
+
+def _variables(node: JsonNode) -> dict[str, str]:
+    """``$label`` of the entry holding ``node`` (or being it): by its name when it has a usable one."""
+    entry: JsonNode | None = node
+    while entry is not None:
+        array = entry.parent
+        if _is_entry_list(array) and entry.index is not None:
+            return {"label": _entry_label(entry, entry.index)}
+        entry = array
+    return {}
+
+
+def _is_entry_list(node: JsonNode | None) -> bool:
+    """Whether ``node`` is the root's ``plugins`` array."""
+    owner = node.member if node is not None else None
+    return isinstance(node, JsonArray) and owner is not None and owner.key == "plugins" and owner.parent.parent is None
+
+
+def _entry_label(entry: JsonNode, index: int) -> str:
+    """How messages name an entry: ``entry "quality"`` by its usable name, else ``entry 3`` by its place."""
+    name = entry.value_of("name") if isinstance(entry, JsonObject) else None
+    if name is not None and _usable(name):
+        return f'entry "{name.value}"'
+    return f"entry {index + 1}"
 
 
 def _check_defaulted(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
@@ -152,26 +160,6 @@ def _check_defaulted(document: JsonDocument, root: JsonObject, findings: Finding
         )
 
 
-def _check_string(
-    document: JsonDocument, node: JsonObject, key: str, where: str, findings: Findings, *, non_empty: bool = False
-) -> None:
-    value = node.value_of(key)
-    if value is None:
-        return
-    if value.kind != "string" or not isinstance(value.value, str):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(value),
-            f'"{key}" of {where} must be a string, not {kind_phrase(value)}.',
-        )
-    elif non_empty and not value.value.strip():
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(value),
-            f'"{key}" of {where} is empty: write a value or remove the field.',
-        )
-
-
 # -- entries ---------------------------------------------------------------------------------------------------
 
 
@@ -180,34 +168,14 @@ def _usable(node: JsonNode | None) -> bool:
 
 
 def _check_entry(
-    document: JsonDocument, entry: JsonNode, index: int, first_by_name: dict[str, JsonNode], findings: Findings
+    document: JsonDocument, entry: JsonObject, label: str, first_by_name: dict[str, JsonNode], findings: Findings
 ) -> None:
-    label = f"entry {index + 1}"
-    if not isinstance(entry, JsonObject):
-        findings.add(
-            ENTRY_OMITTED.code,
-            document.node_range(entry),
-            f'Plugin {label} must be an object with "name" and "source", not {kind_phrase(entry)}: Clarvis omits it.',
-        )
-        return
-    name_member = entry.get("name")
-    name = name_member.value if name_member is not None else None
-    if _usable(name):
-        assert name is not None and isinstance(name.value, str)
-        label = f'entry "{name.value}"'
-    report_unknown_fields(
-        document, entry, facts.ENTRY_FIELDS, findings, code=UNKNOWN_FIELD.code, where=f"plugin {label}"
-    )
-    _check_required(document, entry, name_member, "name", label, findings)
-    source_member = entry.get("source")
-    _check_required(document, entry, source_member, "source", label, findings)
-    if source_member is not None and source_member.value is not None and _usable(source_member.value):
-        _check_source(document, source_member.value, label, findings)
-    for field in facts.ENTRY_FIELD.values():
-        if field.plain:  # constrained fields have checks of their own below
-            _check_string(document, entry, field.name, f"plugin {label}", findings)
+    source = entry.value_of("source")
+    if source is not None and _usable(source):
+        _check_source(document, source, label, findings)
     _check_path(document, entry, label, findings)
     _check_homepage(document, entry, label, findings)
+    name = entry.value_of("name")
     if name is not None and _usable(name):
         assert isinstance(name.value, str)
         first = first_by_name.get(name.value)
@@ -223,33 +191,6 @@ def _check_entry(
                     Related(findings.path, document.node_range(first), f"first entry named {json_string(name.value)}")
                 ],
             )
-
-
-def _check_required(
-    document: JsonDocument,
-    entry: JsonObject,
-    member: JsonMember | None,
-    key: str,
-    label: str,
-    findings: Findings,
-) -> None:
-    wanted = "its plugin name" if key == "name" else "a Git URL, an SSH origin or a relative path"
-    if member is None:
-        findings.add(
-            ENTRY_OMITTED.code,
-            opening(document, entry),
-            f'Plugin {label} has no "{key}": Clarvis omits it. Add "{key}" with {wanted}.',
-        )
-        return
-    value = member.value
-    if value is None or _usable(value):
-        return  # a missing value is a json/syntax error
-    what = "empty" if value.kind == "string" else f"{kind_phrase(value)}, not a string"
-    findings.add(
-        ENTRY_OMITTED.code,
-        document.node_range(value),
-        f'The "{key}" of plugin {label} is {what}: Clarvis omits the entry. Set "{key}" to {wanted}.',
-    )
 
 
 def _source_problem(source: str) -> str | None:
@@ -300,16 +241,8 @@ def _check_source(document: JsonDocument, node: JsonNode, label: str, findings: 
 
 def _check_path(document: JsonDocument, entry: JsonObject, label: str, findings: Findings) -> None:
     node = entry.value_of("path")
-    if node is None:
-        return
-    if node.kind != "string" or not isinstance(node.value, str):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"path" of plugin {label} must be a string (the plugin\'s subdirectory in the source), not '
-            f"{kind_phrase(node)}.",
-        )
-        return
+    if node is None or node.kind != "string" or not isinstance(node.value, str):
+        return  # absent, or the schema's type error
     value = node.value
     parts = re.split(r"[/\\]+", value)
     if not value.strip():
@@ -330,15 +263,9 @@ def _check_path(document: JsonDocument, entry: JsonObject, label: str, findings:
 
 def _check_homepage(document: JsonDocument, entry: JsonObject, label: str, findings: Findings) -> None:
     node = entry.value_of("homepage")
-    if node is None:
-        return
-    if node.kind != "string" or not isinstance(node.value, str):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"homepage" of plugin {label} must be a URL string, not {kind_phrase(node)}.',
-        )
-    elif not HTTP_URL.match(node.value):
+    if node is None or node.kind != "string" or not isinstance(node.value, str):
+        return  # absent, or the schema's type error
+    if not HTTP_URL.match(node.value):
         findings.add(
             INVALID_VALUE.code,
             document.node_range(node),

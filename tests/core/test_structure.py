@@ -1,0 +1,121 @@
+"""The schema-driven structural checks (``clarvis_lsp.rules.structure``): the annotations that drive them are
+well-formed, their findings reach ``--check``, and checking SKILL.md files never loads jsonschema."""
+
+from __future__ import annotations
+
+import string
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clarvis_lsp.knowledge import schemas
+from clarvis_lsp.rules import load_all
+from clarvis_lsp.rules.catalogue import RULES
+from clarvis_lsp.rules.structure import ERROR_ANNOTATION, NONBLANK
+
+load_all()
+
+# The variables a message template may use: the structural module's own and those the families compute.
+TEMPLATE_VARIABLES = {"key": "name", "kind": "a number", "label": 'entry "quality"', "directory": "quality"}
+# Keywords an annotation may name besides one written next to it (``required`` lives on the missing property).
+FAMILY_OF_SCHEMA = {"marketplace": "marketplace", "plugin": "plugin", "settings": "settings", "hooks": "hooks"}
+
+
+def annotated(schema: Any, where: str = "#") -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any]]]:
+    """Every ``x-clarvis-errors`` entry of a schema, with where it is and the subschema holding it."""
+    if isinstance(schema, Mapping):
+        for annotation in schema.get(ERROR_ANNOTATION, ()):
+            yield where, schema, annotation
+        for key, value in schema.items():
+            if key != ERROR_ANNOTATION:
+                yield from annotated(value, f"{where}/{key}")
+    elif isinstance(schema, list):
+        for index, value in enumerate(schema):
+            yield from annotated(value, f"{where}/{index}")
+
+
+ANNOTATIONS = [(name, *found) for name in schemas.schema_names() for found in annotated(schemas.load(name))]
+
+
+def test_the_json_kinds_are_annotated() -> None:
+    assert {name for name, *_ in ANNOTATIONS} >= {"marketplace", "plugin"}
+
+
+@pytest.mark.parametrize(("name", "where", "schema", "annotation"), ANNOTATIONS, ids=lambda value: str(value)[:60])
+def test_every_annotation_names_a_declared_code_a_keyword_beside_it_and_a_complete_template(
+    name: str, where: str, schema: Mapping[str, Any], annotation: Mapping[str, Any]
+) -> None:
+    assert set(annotation) <= {"keyword", "code", "message", "severity"}, where
+    assert annotation["code"] in RULES, where
+    family = FAMILY_OF_SCHEMA.get(name)
+    if family is not None:
+        assert annotation["code"].split("/")[0] == family, where
+    keyword = annotation["keyword"]
+    if keyword == "required":
+        assert where.split("/")[-2] == "properties", f"{where}: required is annotated on the missing property"
+    elif keyword == "additionalProperties":
+        assert schema.get("additionalProperties") is False, where
+    else:
+        assert keyword in schema, f"{where}: {keyword} is not next to its annotation"
+    if keyword == NONBLANK:
+        assert schema[NONBLANK] is True, where
+    message = string.Template(annotation["message"]).substitute(TEMPLATE_VARIABLES)
+    assert message.endswith((".", "?")) and "$" not in message, where
+    if "severity" in annotation:
+        assert annotation["severity"] in ("error", "warning", "information", "hint"), where
+
+
+def test_keywords_of_one_subschema_are_annotated_once() -> None:
+    seen: set[tuple[str, int, str]] = set()
+    for name, where, schema, annotation in ANNOTATIONS:
+        key = (name, id(schema), annotation["keyword"])
+        assert key not in seen, f"{name}{where[1:]}: {annotation['keyword']} is annotated twice"
+        seen.add(key)
+
+
+def run_check(directory: Path, *extra: str, code: str = "") -> subprocess.CompletedProcess[str]:
+    """``clarvis-lsp --check .`` in ``directory``, in a fresh interpreter; ``code`` runs after it, in the same
+    process."""
+    script = (
+        "import sys\nfrom clarvis_lsp.cli import main\n"
+        f"status = main(['--check', '.', '--no-user', *{list(extra)!r}])\n{code}\nsys.exit(status)\n"
+    )
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=directory, check=False)
+
+
+def test_a_tree_of_skills_is_checked_without_loading_jsonschema(tmp_path: Path) -> None:
+    skill = tmp_path / ".clarvis" / "skills" / "lint" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: lint\ndescription: Lints the code.\n---\nBody.\n", encoding="utf-8")
+    result = run_check(tmp_path, code="print('jsonschema loaded' if 'jsonschema' in sys.modules else 'no jsonschema')")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "no jsonschema"
+
+
+def test_structural_errors_of_a_marketplace_reach_check_output(tmp_path: Path) -> None:
+    (tmp_path / "marketplace.json").write_text(
+        '{"name": "acme", "plugins": [{"name": 3}, "x", {"name": "ok", "source": "./ok", "extra": 1}],\n'
+        ' "displayName": 1}\n',
+        encoding="utf-8",
+    )
+    result = run_check(tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines()[:-1] == [
+        'marketplace.json:1:30: warning[marketplace/entry-omitted] Plugin entry 1 has no "source": Clarvis omits '
+        'it. Add "source" with a Git URL, an SSH origin or a relative path.',
+        'marketplace.json:1:39: warning[marketplace/entry-omitted] The "name" of plugin entry 1 is a number, not a '
+        'string: Clarvis omits the entry. Set "name" to its plugin name.',
+        'marketplace.json:1:43: warning[marketplace/entry-omitted] Plugin entry 2 must be an object with "name" and '
+        '"source", not a string: Clarvis omits it.',
+        'marketplace.json:1:73: information[marketplace/relative-source] The relative source "./ok" of plugin entry '
+        '"ok" is shown in /extensions/market but cannot be installed from the TUI: publish the plugin in a Git '
+        "repository and use its URL to make it installable.",
+        'marketplace.json:1:81: warning[marketplace/unknown-field] Unknown field "extra" in plugin entry "ok": '
+        "Clarvis ignores it. Known fields: name, source, path, description, displayName, homepage, category.",
+        'marketplace.json:2:17: error[marketplace/invalid-value] "displayName" of the marketplace must be a string, '
+        "not a number.",
+    ]
