@@ -212,10 +212,10 @@ def _run_check(args: argparse.Namespace) -> int:
         if args.list:
             print(_format_list(report), end="")
             return EXIT_USAGE if report.config_failed else EXIT_OK
-        if args.fix or args.diff:
-            fixed = _fix(report, write=args.fix, unsafe=args.unsafe_fixes)
-            if args.fix and fixed:
-                report = check_paths(request)
+        if args.fix:
+            report = _fix_until_stable(report, request, unsafe=args.unsafe_fixes)
+        elif args.diff:
+            _print_diff(report, unsafe=args.unsafe_fixes)
     except (StartupError, UsageError) as error:
         print(f"clarvis-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -243,19 +243,36 @@ def _print_result(report: CheckReport, output_format: str) -> None:
     sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
 
 
-def _fix(report: CheckReport, *, write: bool, unsafe: bool) -> int:
+FIX_PASSES = 10
+"""How often --fix re-checks and fixes again: fixes whose edits overlap (removing two neighbouring array items)
+wait for the next pass, and a fix can uncover another finding. Bounded, so two fixes that undo each other stop."""
+
+
+def _fix_until_stable(report: CheckReport, request: CheckRequest, *, unsafe: bool) -> CheckReport:
+    """Apply the fixes, check again and repeat until nothing is left to fix; one line per file on stderr."""
     from clarvis_lsp.fixes import plan_fixes  # only --fix/--diff need it
 
-    planned = plan_fixes(report.result.diagnostics, unsafe=unsafe)
-    for file_fix in planned:
-        display = report.result.display_path(file_fix.path)
-        if write:
+    fixed: dict[str, int] = {}
+    for _ in range(FIX_PASSES):
+        planned = plan_fixes(report.result.diagnostics, unsafe=unsafe)
+        if not planned:
+            break
+        for file_fix in planned:
             file_fix.write()
-            count = len(file_fix.applied)
-            print(f"Fixed {count} {'finding' if count == 1 else 'findings'} in {display}", file=sys.stderr)
-        else:
-            sys.stdout.write(file_fix.diff(display))
-    return len(planned)
+            display = report.result.display_path(file_fix.path)
+            fixed[display] = fixed.get(display, 0) + len(file_fix.applied)
+        report = check_paths(request)
+    for display, count in sorted(fixed.items()):
+        print(f"Fixed {count} {'finding' if count == 1 else 'findings'} in {display}", file=sys.stderr)
+    return report
+
+
+def _print_diff(report: CheckReport, *, unsafe: bool) -> None:
+    """--diff: what one pass of --fix would change, as a unified diff (nothing is written)."""
+    from clarvis_lsp.fixes import plan_fixes
+
+    for file_fix in plan_fixes(report.result.diagnostics, unsafe=unsafe):
+        sys.stdout.write(file_fix.diff(report.result.display_path(file_fix.path)))
 
 
 def _format_list(report: CheckReport) -> str:

@@ -104,6 +104,10 @@ class FrontmatterEntry:
             value_range = _alias_range(self._lines, self.key_range.end)
         return value_range
 
+    def range_of(self, node: yaml.Node) -> Range:
+        """The range of a node inside this entry's value (a list item, a nested key)."""
+        return _node_range(node, self._first_line, self._lines)
+
     @functools.cached_property
     def line_span(self) -> tuple[int, int]:
         """The whole entry's lines, for fixes that remove it: from the start of the key's line to the start of

@@ -185,6 +185,7 @@ def _check_enabled_plugins(
         return
     first_seen: dict[str, JsonNode] = {}
     installed = sorted(context.plugins)
+    enabled = {str(item.value) for item in value.items if is_string(item)}
     for item in value.items:
         if not is_string(item) or not str(item.value):
             shown = "an empty string" if is_string(item) else kind_phrase(item)
@@ -207,7 +208,17 @@ def _check_enabled_plugins(
             continue
         suggestion = closest(name, installed)
         fixes: list[Fix] = []
-        if suggestion is not None:
+        if suggestion is not None and suggestion in enabled:
+            # Changing it would enable the plugin twice, a duplicate the next check reports: drop the typo.
+            fixes.append(
+                Fix(
+                    f'Remove "{name}" ("{suggestion}" is already enabled)',
+                    (remove_item(document, item, findings.path),),
+                    safe=False,  # a guess between plugin names
+                )
+            )
+            advice = f' Did you mean "{suggestion}"? It is already enabled.'
+        elif suggestion is not None:
             fixes.append(
                 Fix(
                     f'Change to the installed plugin "{suggestion}"',

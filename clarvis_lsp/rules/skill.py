@@ -363,21 +363,53 @@ def _check_unknown_fields(document: SkillDocument, findings: Findings) -> None:
         if entry.key in facts.FIELD:
             continue
         suggestion = closest(entry.key, facts.FIELDS)
+        fits = suggestion is not None and _fits(facts.FIELD[suggestion].types, entry.node)
         fixes = []
-        if suggestion is not None and suggestion not in present:
+        rename = TextEdit(document.path, entry.key_range, suggestion or "")
+        if suggestion is not None and suggestion not in present and fits:
+            fixes.append(Fix(f'Rename "{entry.key}" to "{suggestion}"', (rename,)))
+        elif (
+            suggestion is not None
+            and suggestion not in present
+            and facts.FIELD[suggestion].types == ("boolean",)
+            and (meant := _boolean_word(entry)) is not None
+        ):  # `user-invokable: yes`: both mistakes at once
             fixes.append(
                 Fix(
-                    f'Rename "{entry.key}" to "{suggestion}"',
-                    (TextEdit(document.path, entry.key_range, suggestion),),
+                    f'Rename "{entry.key}" to "{suggestion}" and write the boolean {meant}',
+                    (rename, TextEdit(document.path, entry.value_range, meant)),
                 )
             )
         fixes.append(Fix(f'Remove the field "{entry.key}"', (_remove_entry(document, entry),), safe=False))
         message = f'Unknown frontmatter field "{entry.key}": Clarvis ignores it.'
         if suggestion is not None:
             message += f' Did you mean "{suggestion}"?'
+            if not fits:
+                wanted = " or ".join(_TYPE_NOUNS.get(kind, kind) for kind in facts.FIELD[suggestion].types)
+                message += f" It takes {wanted}, not {_a(entry.yaml_type)}."
         else:
             message += " Known fields: " + ", ".join(facts.FIELDS) + "."
         findings.add(UNKNOWN_FIELD.code, entry.key_range, message, fixes=fixes)
+
+
+def _source(document: SkillDocument, where: Range) -> str:
+    """The text of the file inside ``where``, as written."""
+    return document.lines.text[document.lines.offset(where.start) : document.lines.offset(where.end)]
+
+
+_TYPE_NOUNS = {"string": "a string", "array": "a list of strings", "boolean": "a boolean"}
+
+
+def _fits(types: tuple[str, ...], node: yaml.Node) -> bool:
+    """Whether ``node`` is a valid value for a field of these schema types: a rename to a near-miss key that would
+    leave a wrongly typed value is not offered as a fix (``agents: [x]`` is not ``agent: [x]``)."""
+    if not types:
+        return True
+    if "string" in types and (_is_string(node) or (isinstance(node, yaml.ScalarNode) and node.value == "")):
+        return True
+    if "array" in types and _is_string_list(node):
+        return True
+    return "boolean" in types and isinstance(node, yaml.ScalarNode) and node.tag.endswith(":bool")
 
 
 def _is_string_list(node: yaml.Node) -> bool:
@@ -413,11 +445,48 @@ def _check_field_types(document: SkillDocument, findings: Findings) -> None:
         elif field.types == ("string", "array"):
             if _is_string(entry.node) or _is_string_list(entry.node):
                 continue
+            if isinstance(entry.node, yaml.SequenceNode) and _check_mapping_items(document, key, entry, findings):
+                continue
             findings.add(
                 INVALID_FIELD_TYPE.code,
                 entry.value_range,
                 f"`{key}` must be a string or a list of strings, not {_a(entry.yaml_type)}.",
             )
+
+
+def _check_mapping_items(document: SkillDocument, key: str, entry: FrontmatterEntry, findings: Findings) -> bool:
+    """A list item written ``optional: date`` is a mapping, not the string the user meant: YAML reads ``: `` as a
+    key and its value. Say so on that item, and offer to quote the whole value as one string. False when the
+    list is wrong some other way (the generic message then applies)."""
+    sequence = entry.node
+    assert isinstance(sequence, yaml.SequenceNode)
+    items = sequence.value
+    mappings = [item for item in items if isinstance(item, yaml.MappingNode)]
+    if not mappings or not all(_is_string(item) or isinstance(item, yaml.MappingNode) for item in items):
+        return False
+    source = _source(document, entry.value_range)
+    fixes = []
+    if sequence.flow_style and "\n" not in source and '"' not in source and "\\" not in source:
+        fixes.append(
+            Fix(
+                f"Quote the whole {key} as one string",
+                (TextEdit(document.path, entry.value_range, f'"{source}"'),),
+                safe=False,  # a list becomes a string: the user may have meant several items
+            )
+        )
+    for item in mappings:
+        where = entry.range_of(item)
+        if item.value:  # a block mapping ends where the next item starts: end at its last value instead
+            where = Range(where.start, entry.range_of(item.value[-1][1]).end)
+        written = _source(document, where)
+        findings.add(
+            INVALID_FIELD_TYPE.code,
+            where,
+            f"`{key}` must be a string or a list of strings, but the item `{written}` is a mapping: YAML reads "
+            f'`: ` as a key and its value. Quote the item ("{written}")' + (f" or the whole {key}." if fixes else "."),
+            fixes=fixes,
+        )
+    return True
 
 
 def _check_version(document: SkillDocument, entry: FrontmatterEntry, findings: Findings) -> None:
@@ -457,12 +526,18 @@ _BOOLEAN_WORDS = {
 }
 
 
+def _boolean_word(entry: FrontmatterEntry) -> str | None:
+    """``true``/``false`` when the value is a string that means one (``yes``, ``'on'``), else None."""
+    if entry.is_scalar and isinstance(entry.value, str):
+        return _BOOLEAN_WORDS.get(entry.value.strip().lower())
+    return None
+
+
 def _check_boolean(document: SkillDocument, key: str, entry: FrontmatterEntry, findings: Findings) -> None:
     if entry.is_scalar and isinstance(entry.value, bool):
         return
     fixes = []
-    if entry.is_scalar and isinstance(entry.value, str) and entry.value.strip().lower() in _BOOLEAN_WORDS:
-        meant = _BOOLEAN_WORDS[entry.value.strip().lower()]
+    if (meant := _boolean_word(entry)) is not None:
         fixes.append(Fix(f"Write the boolean {meant}", (TextEdit(document.path, entry.value_range, meant),)))
     findings.add(
         INVALID_FIELD_TYPE.code,

@@ -385,9 +385,11 @@ def test_a_near_miss_field_suggests_the_known_one_and_renames_it(tmp_path: Path)
     assert fixed(diagnostics) == "---\nname: demo\ndescription: Formats SQL.\nuser-invocable: false\n---\n"
 
 
-@pytest.mark.parametrize(("key", "meant"), [("userInvocable", "user-invocable"), ("allowed_tools", "allowed-tools")])
-def test_case_and_separator_variants_are_near_misses(tmp_path: Path, key: str, meant: str) -> None:
-    _, diagnostics = skill(tmp_path, f"---\nname: demo\ndescription: x\n{key}: true\n---\n")
+@pytest.mark.parametrize(
+    ("key", "value", "meant"), [("userInvocable", "true", "user-invocable"), ("allowed_tools", "Read", "allowed-tools")]
+)
+def test_case_and_separator_variants_are_near_misses(tmp_path: Path, key: str, value: str, meant: str) -> None:
+    _, diagnostics = skill(tmp_path, f"---\nname: demo\ndescription: x\n{key}: {value}\n---\n")
     found = one(diagnostics, "skill/unknown-field")
     assert found.range == Range.of(3, 0, 3, len(key))
     assert f'Did you mean "{meant}"?' in found.message
