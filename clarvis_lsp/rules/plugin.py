@@ -9,6 +9,7 @@ never read (SPEC §9). The fields, run policies and platforms come from ``clarvi
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -24,8 +25,9 @@ from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hooks_value
 from clarvis_lsp.rules.jsonedit import json_string, rename_key, replace_value
-from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_fields
+from clarvis_lsp.rules.jsonshape import kind_phrase, opening
 from clarvis_lsp.rules.mcp import check_mcp_servers
+from clarvis_lsp.rules.structure import check_structure
 
 _TIMEOUT_DEFAULT = facts.EXECUTABLE_TIMEOUT_DEFAULT
 _POLICIES = one_of(facts.RUN_POLICIES, quote='"')  # the run policies as the messages list them
@@ -156,22 +158,13 @@ HOOKS_JSON_IGNORED = rule(
 
 def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
     """Run every ``plugin/*`` rule on one plugin.json (and the hooks/MCP rules on its inline values)."""
+    check_structure(document, "plugin", findings, functools.partial(_variables, context))
     root = document.root
-    if root is None:
-        return  # json/syntax already says the file is empty or holds no value
     if not isinstance(root, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(root),
-            f'plugin.json must be a JSON object such as {{"name": "{_directory_name(context)}"}}, '
-            f"not {kind_phrase(root)}.",
-        )
-        return
+        return  # empty (json/syntax) or not an object (the schema's type error)
     plugin_dir = context.path.parent
     _check_name(document, root, context, findings)
-    report_unknown_fields(document, root, facts.FIELDS, findings, code=UNKNOWN_FIELD.code, where="plugin.json")
     _check_version(document, root, findings)
-    _check_description(document, root, findings)
     _check_author(document, root, findings)
     _check_mcp_servers(document, root, findings)
     _check_hooks(document, root, plugin_dir, context, findings)
@@ -200,6 +193,37 @@ def _is_nonempty_string(node: JsonNode | None) -> bool:
     return node is not None and node.kind == "string" and isinstance(node.value, str) and bool(node.value.strip())
 
 
+def _variables(context: JsonFileContext, node: JsonNode) -> dict[str, str]:
+    """The message variables of the schema's annotations (``schemas/plugin.schema.json``) for ``node``."""
+    directory = _directory_name(context)
+    valid = bool(facts.NAME_PATTERN.match(directory))
+    values = {
+        "directory": directory,
+        "example_name": json_string(directory if valid else "my-plugin"),
+        "add_name": f'add "name": {json_string(directory)} (the plugin directory\'s name)'
+        if valid
+        else 'add "name" with the plugin directory\'s name',
+        "policies": _POLICIES,
+        "timeout_default": str(_TIMEOUT_DEFAULT),
+    }
+    # Inside capabilityExecutables: the capability, and the platform of an override.
+    path: list[JsonNode] = []
+    current: JsonNode | None = node
+    while current is not None:
+        path.append(current)
+        current = current.parent
+    path.reverse()  # root, capabilityExecutables, executable, platforms, override, ...
+    if len(path) >= 3 and path[1].member is not None and path[1].member.key == "capabilityExecutables":
+        executable = path[2].member
+        if executable is not None:
+            values["capability"] = executable.key
+        if len(path) >= 5 and path[3].member is not None and path[3].member.key == "platforms":
+            override = path[4].member
+            if override is not None:
+                values["platform"] = override.key
+    return values
+
+
 # -- name ------------------------------------------------------------------------------------------------------
 
 
@@ -207,26 +231,19 @@ def _check_name(document: JsonDocument, root: JsonObject, context: JsonFileConte
     directory = _directory_name(context)
     directory_is_valid = bool(facts.NAME_PATTERN.match(directory))
     member = root.get("name")
-    if member is None or member.value is None:
+    if member is None:
+        return  # the schema's required error
+    if member.value is None:
         findings.add(
             MISSING_NAME.code,
-            opening(document, root) if member is None else document.key_range(member),
-            f'plugin.json has no "name": add "name": {json_string(directory)} (the plugin directory\'s name); '
-            "Clarvis cannot load a plugin without it."
-            if directory_is_valid
-            else 'plugin.json has no "name": add "name" with the plugin directory\'s name; Clarvis cannot load a '
-            "plugin without it.",
+            document.key_range(member),
+            f'plugin.json has no "name": {_variables(context, root)["add_name"]}; Clarvis cannot load a plugin '
+            "without it.",
         )
         return
     node = member.value
     if node.kind != "string" or not isinstance(node.value, str):
-        findings.add(
-            INVALID_NAME.code,
-            document.node_range(node),
-            f'"name" must be a string, not {kind_phrase(node)}: use a lowercase identifier such as '
-            f"{json_string(directory if directory_is_valid else 'my-plugin')}.",
-        )
-        return
+        return  # the schema's type error
     value = node.value
     if not value:
         findings.add(
@@ -284,16 +301,8 @@ def _set_name_fix(
 
 def _check_version(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
     node = root.value_of("version")
-    if node is None:
-        return
-    if node.kind != "string" or not isinstance(node.value, str):
-        hint = f' (write "{document.text[node.start : node.end]}.0" as a string)' if node.kind == "number" else ""
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"version" must be a semantic version string such as "1.0.0", not {kind_phrase(node)}{hint}.',
-        )
-        return
+    if node is None or node.kind != "string" or not isinstance(node.value, str):
+        return  # absent, or the schema's type error
     if not facts.VERSION_PATTERN.match(node.value):
         findings.add(
             INVALID_VALUE.code,
@@ -301,24 +310,6 @@ def _check_version(document: JsonDocument, root: JsonObject, findings: Findings)
             f'"version" {json_string(node.value)} is not a semantic version: use MAJOR.MINOR.PATCH such as "1.0.0" '
             '(optionally with a pre-release such as "-beta.1").',
             severity=Severity.WARNING,
-        )
-
-
-def _check_description(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
-    node = root.value_of("description")
-    if node is None:
-        return
-    if node.kind != "string":
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"description" must be a string summarising the plugin, not {kind_phrase(node)}.',
-        )
-    elif not _is_nonempty_string(node):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            '"description" is empty: write a one-line summary of the plugin, or remove the field.',
         )
 
 
@@ -362,16 +353,8 @@ def _describe_value(node: JsonNode) -> str:
 
 def _check_mcp_servers(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
     node = root.value_of("mcpServers")
-    if node is None:
-        return
-    if not isinstance(node, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"mcpServers" must be an object mapping server names to servers, not {kind_phrase(node)}.',
-        )
-        return
-    check_mcp_servers(document, node, findings)
+    if isinstance(node, JsonObject):  # another value is the schema's type error
+        check_mcp_servers(document, node, findings)
 
 
 # -- hooks -----------------------------------------------------------------------------------------------------
@@ -515,16 +498,8 @@ def _check_bootstrap_skill(
     document: JsonDocument, root: JsonObject, plugin_dir: Path, context: JsonFileContext, findings: Findings
 ) -> None:
     node = root.value_of("bootstrapSkill")
-    if node is None:
-        return
-    if not _is_nonempty_string(node):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"bootstrapSkill" must be the name of a skill in this plugin\'s skills/ directory, not '
-            f"{_describe_value(node)}.",
-        )
-        return
+    if node is None or not _is_nonempty_string(node):
+        return  # absent, or the schema's type or empty-value error
     value = node.value
     assert isinstance(value, str)
     names = _plugin_skill_names(plugin_dir, context)
@@ -560,165 +535,50 @@ def _check_bootstrap_skill(
 
 
 def _check_executables(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
+    """What the schema cannot say about the executables: a ``command`` written without a value, and platforms
+    that are no Node.js platform (with the name that was meant)."""
     node = root.value_of("capabilityExecutables")
-    if node is None:
-        return
     if not isinstance(node, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"capabilityExecutables" must be an object mapping a capability (e.g. "memory") to an executable, '
-            f"not {kind_phrase(node)}.",
-        )
-        return
+        return  # absent, or the schema's type error
     for member in _members(node):
         executable = member.value
-        if executable is None:
-            continue
-        capability = member.key
         if not isinstance(executable, JsonObject):
-            findings.add(
-                INVALID_EXECUTABLE.code,
-                document.node_range(executable),
-                f'The executable of capability "{capability}" must be an object with a "command", not '
-                f"{kind_phrase(executable)}.",
-            )
-            continue
-        report_unknown_fields(
-            document,
-            executable,
-            facts.EXECUTABLE_FIELDS,
-            findings,
-            code=UNKNOWN_FIELD.code,
-            where=f'the executable of capability "{capability}"',
-        )
+            continue  # a missing value (json/syntax) or the schema's type error
+        capability = member.key
         command = executable.get("command")
-        if command is None or command.value is None:
+        if command is not None and command.value is None:
             findings.add(
                 INVALID_EXECUTABLE.code,
-                opening(document, executable) if command is None else document.key_range(command),
+                document.key_range(command),
                 f'The executable of capability "{capability}" has no "command": add the program that starts the '
                 "capability service.",
             )
-        _check_executable_fields(document, executable, f'capability "{capability}"', findings)
         platforms = executable.value_of("platforms")
-        if platforms is None:
-            continue
-        if not isinstance(platforms, JsonObject):
-            findings.add(
-                INVALID_EXECUTABLE.code,
-                document.node_range(platforms),
-                f'"platforms" of capability "{capability}" must be an object mapping a platform (win32, darwin, '
-                f"linux) to overrides, not {kind_phrase(platforms)}.",
-            )
-            continue
-        for platform in _members(platforms):
-            _check_platform(document, platform, capability, findings)
+        if isinstance(platforms, JsonObject):
+            for platform in _members(platforms):
+                _check_platform(document, platform, capability, findings)
 
 
 def _check_platform(document: JsonDocument, platform: JsonMember, capability: str, findings: Findings) -> None:
-    if platform.key not in facts.PLATFORMS:
-        suggestion = PLATFORM_ALIASES.get(platform.key.lower()) or closest(platform.key, facts.PLATFORMS)
-        fixes = []
-        if suggestion is not None and platform.parent.get(suggestion) is None:
-            fixes.append(
-                Fix(
-                    f'Rename "{platform.key}" to "{suggestion}"',
-                    (rename_key(document, platform, suggestion, findings.path),),
-                )
-            )
-        hint = f' Did you mean "{suggestion}"?' if suggestion else " Use a Node.js platform: win32, darwin, linux, …"
-        findings.add(
-            INVALID_EXECUTABLE.code,
-            document.key_range(platform),
-            f'Unknown platform "{platform.key}" for capability "{capability}": this override never applies.{hint}',
-            severity=Severity.WARNING,
-            fixes=fixes,
-        )
-    override = platform.value
-    if override is None:
+    if platform.key in facts.PLATFORMS:
         return
-    if not isinstance(override, JsonObject):
-        findings.add(
-            INVALID_EXECUTABLE.code,
-            document.node_range(override),
-            f'The "{platform.key}" override of capability "{capability}" must be an object such as '
-            f'{{"command": "..."}}, not {kind_phrase(override)}.',
+    suggestion = PLATFORM_ALIASES.get(platform.key.lower()) or closest(platform.key, facts.PLATFORMS)
+    fixes = []
+    if suggestion is not None and platform.parent.get(suggestion) is None:
+        fixes.append(
+            Fix(
+                f'Rename "{platform.key}" to "{suggestion}"',
+                (rename_key(document, platform, suggestion, findings.path),),
+            )
         )
-        return
-    report_unknown_fields(
-        document,
-        override,
-        facts.OVERRIDE_FIELDS,
-        findings,
-        code=UNKNOWN_FIELD.code,
-        where=f'the "{platform.key}" override of capability "{capability}"',
+    hint = f' Did you mean "{suggestion}"?' if suggestion else " Use a Node.js platform: win32, darwin, linux, …"
+    findings.add(
+        INVALID_EXECUTABLE.code,
+        document.key_range(platform),
+        f'Unknown platform "{platform.key}" for capability "{capability}": this override never applies.{hint}',
+        severity=Severity.WARNING,
+        fixes=fixes,
     )
-    _check_executable_fields(
-        document, override, f'the "{platform.key}" override of capability "{capability}"', findings
-    )
-
-
-def _check_executable_fields(document: JsonDocument, node: JsonObject, where: str, findings: Findings) -> None:
-    """``command``, ``args``, ``env`` and ``timeout_ms`` of an executable or a platform override."""
-    command = node.value_of("command")
-    if command is not None and not _is_nonempty_string(command):
-        findings.add(
-            INVALID_EXECUTABLE.code,
-            document.node_range(command),
-            f'"command" of {where} must be a non-empty string (the program to start), not {_describe_value(command)}.',
-        )
-    args = node.value_of("args")
-    if args is not None:
-        if not isinstance(args, JsonArray):
-            hint = f" (write [{document.text[args.start : args.end]}])" if args.kind == "string" else ""
-            findings.add(
-                INVALID_EXECUTABLE.code,
-                document.node_range(args),
-                f'"args" of {where} must be an array of strings, not {kind_phrase(args)}{hint}.',
-            )
-        else:
-            for item in args.items:
-                if item.kind != "string":
-                    findings.add(
-                        INVALID_EXECUTABLE.code,
-                        document.node_range(item),
-                        f'Each "args" entry of {where} must be a string, not {kind_phrase(item)}: quote it.',
-                    )
-    env = node.value_of("env")
-    if env is not None:
-        if not isinstance(env, JsonObject):
-            findings.add(
-                INVALID_EXECUTABLE.code,
-                document.node_range(env),
-                f'"env" of {where} must be an object mapping variable names to strings, not {kind_phrase(env)}.',
-            )
-        else:
-            for variable in _members(env):
-                if variable.value is not None and variable.value.kind != "string":
-                    findings.add(
-                        INVALID_EXECUTABLE.code,
-                        document.node_range(variable.value),
-                        f'The value of "{variable.key}" in "env" of {where} must be a string, not '
-                        f"{kind_phrase(variable.value)}: quote it.",
-                    )
-    timeout = node.value_of("timeout_ms")
-    if timeout is not None:
-        value = timeout.value
-        if timeout.kind != "number" or isinstance(value, bool) or not isinstance(value, (int, float)):
-            findings.add(
-                INVALID_EXECUTABLE.code,
-                document.node_range(timeout),
-                f'"timeout_ms" of {where} must be a whole number of milliseconds (default {_TIMEOUT_DEFAULT}), not '
-                f"{kind_phrase(timeout)}.",
-            )
-        elif (isinstance(value, float) and not value.is_integer()) or value < 1:
-            findings.add(
-                INVALID_EXECUTABLE.code,
-                document.node_range(timeout),
-                f'"timeout_ms" of {where} must be a positive whole number of milliseconds '
-                f"(default {_TIMEOUT_DEFAULT}), not {document.text[timeout.start : timeout.end]}.",
-            )
 
 
 # -- capabilityRunPolicies -------------------------------------------------------------------------------------
@@ -726,15 +586,8 @@ def _check_executable_fields(document: JsonDocument, node: JsonObject, where: st
 
 def _check_run_policies(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
     node = root.value_of("capabilityRunPolicies")
-    if node is None:
-        return
     if not isinstance(node, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            document.node_range(node),
-            f'"capabilityRunPolicies" must be an object mapping a Plans skill to {_POLICIES}, not {kind_phrase(node)}.',
-        )
-        return
+        return  # absent, or the schema's type error
     for member in _members(node):
         value = member.value
         if value is None:

@@ -9,10 +9,12 @@ annotation (an ``x-`` keyword, so VS Code and any other validator ignore it)::
                                           "message": "\\"$key\\" must be a string, not $kind."}]}
 
 ``code`` is the stable rule code, ``message`` a ``string.Template`` (``$key``: the property; ``$kind``: what the
-value is, "a number"; plus the variables the rule family computes for the place, such as ``$label``), and an
-optional ``severity`` overrides the rule's. A ``required`` error looks for its annotation on the missing
-property's schema first (what its absence means belongs to it), then on the object's. An
-``additionalProperties`` error reports every unknown member through ``report_unknown_field``, with its
+value is, "a number"; ``$text``: the value as written; plus the variables the rule family computes for the
+place, such as ``$label``), and an optional ``severity`` overrides the rule's. An optional ``when`` (a value
+kind: ``"number"``, ``"string"``…) makes the entry apply to values of that kind only, so a number written for a
+string can be told how to quote it; the first entry that applies wins. A ``required`` error looks for its
+annotation on the missing property's schema first (what its absence means belongs to it), then on the object's.
+An ``additionalProperties`` error reports every unknown member through ``report_unknown_field``, with its
 did-you-mean and its rename and remove fixes. A failing keyword without an annotation is checked by a
 hand-written rule of the family (or not at all): the schema says what a value must be, the rule what Clarvis
 makes of it.
@@ -56,7 +58,7 @@ def check_structure(
     if root is None:
         return  # json/syntax says the file is empty
     instance = _instance(root)
-    reported: set[tuple[int, str]] = set()  # (object, keyword): jsonschema repeats some errors per property
+    reported: set[tuple[int, str]] = set()  # (node, keyword or message): each reported once
     for error in _validator(schema).iter_errors(instance):
         _report(document, root, error, findings, variables, reported)
 
@@ -135,9 +137,10 @@ def _report(
     if keyword == "required":
         assert isinstance(node, JsonObject)
         for key in _missing(node, error):
-            annotation = _annotation(schema.get("properties", {}).get(key, {}), keyword) or _annotation(schema, keyword)
+            property_schema = schema.get("properties", {}).get(key, {})
+            annotation = _annotation(property_schema, keyword, None) or _annotation(schema, keyword, None)
             if annotation is not None:
-                values = _values(node, key, variables)
+                values = _values(document, node, key, variables)
                 findings.add(
                     annotation["code"],
                     opening(document, node),
@@ -145,7 +148,7 @@ def _report(
                     severity=_severity(annotation),
                 )
         return
-    annotation = _annotation(schema, keyword)
+    annotation = _annotation(schema, keyword, node.kind)
     if annotation is None:
         return  # a hand-written rule of the family checks this keyword
     if keyword == "additionalProperties":
@@ -159,16 +162,15 @@ def _report(
                     known,
                     findings,
                     code=annotation["code"],
-                    message=_message(annotation, _values(node, unknown.key, variables)),
+                    message=_message(annotation, _values(document, node, unknown.key, variables)),
                 )
         return
     key = member.key if member is not None else ""
-    findings.add(
-        annotation["code"],
-        document.node_range(node),
-        _message(annotation, _values(node, key, variables)),
-        severity=_severity(annotation),
-    )
+    message = _message(annotation, _values(document, node, key, variables))
+    if (id(node), message) in reported:
+        return  # two keywords, one finding (``0.5`` as a timeout is neither whole nor positive: one message)
+    reported.add((id(node), message))
+    findings.add(annotation["code"], document.node_range(node), message, severity=_severity(annotation))
 
 
 def _locate(root: JsonNode, path: list[Any]) -> tuple[JsonNode | None, JsonMember | None]:
@@ -193,17 +195,18 @@ def _missing(node: JsonObject, error: ValidationError) -> list[str]:
     return [key for key in wanted if isinstance(key, str) and node.get(key) is None]
 
 
-def _annotation(schema: Any, keyword: str) -> Mapping[str, str] | None:
+def _annotation(schema: Any, keyword: str, kind: str | None) -> Mapping[str, str] | None:
+    """The first ``x-clarvis-errors`` entry of ``schema`` for ``keyword`` that applies to a value of ``kind``."""
     if not isinstance(schema, Mapping):
         return None
     for annotation in schema.get(ERROR_ANNOTATION, ()):
-        if annotation.get("keyword") == keyword:
+        if annotation.get("keyword") == keyword and annotation.get("when", kind) == kind:
             return annotation  # type: ignore[no-any-return]  # the schemas' annotations are checked by the tests
     return None
 
 
-def _values(node: JsonNode, key: str, variables: Variables | None) -> dict[str, str]:
-    values = {"key": key, "kind": kind_phrase(node)}
+def _values(document: JsonDocument, node: JsonNode, key: str, variables: Variables | None) -> dict[str, str]:
+    values = {"key": key, "kind": kind_phrase(node), "text": document.text[node.start : node.end]}
     if variables is not None:
         values.update(variables(node))
     return values

@@ -20,8 +20,19 @@ from clarvis_lsp.rules.structure import ERROR_ANNOTATION, NONBLANK
 load_all()
 
 # The variables a message template may use: the structural module's own and those the families compute.
-TEMPLATE_VARIABLES = {"key": "name", "kind": "a number", "label": 'entry "quality"', "directory": "quality"}
-# Keywords an annotation may name besides one written next to it (``required`` lives on the missing property).
+TEMPLATE_VARIABLES = {
+    "key": "name",
+    "kind": "a number",
+    "text": "3",
+    "label": 'entry "quality"',  # marketplace entries
+    "directory": "quality",  # plugin.json
+    "example_name": '"quality"',
+    "add_name": 'add "name": "quality"',
+    "policies": '"off", "on" or "review"',
+    "timeout_default": "30000",
+    "capability": "memory",
+    "platform": "win32",
+}
 FAMILY_OF_SCHEMA = {"marketplace": "marketplace", "plugin": "plugin", "settings": "settings", "hooks": "hooks"}
 
 
@@ -39,17 +50,21 @@ def annotated(schema: Any, where: str = "#") -> Iterator[tuple[str, Mapping[str,
 
 
 ANNOTATIONS = [(name, *found) for name in schemas.schema_names() for found in annotated(schemas.load(name))]
+IDS = [
+    f"{name}{where[1:]}:{annotation['keyword']}:{annotation.get('when', '')}"
+    for name, where, _, annotation in ANNOTATIONS
+]
 
 
 def test_the_json_kinds_are_annotated() -> None:
     assert {name for name, *_ in ANNOTATIONS} >= {"marketplace", "plugin"}
 
 
-@pytest.mark.parametrize(("name", "where", "schema", "annotation"), ANNOTATIONS, ids=lambda value: str(value)[:60])
+@pytest.mark.parametrize(("name", "where", "schema", "annotation"), ANNOTATIONS, ids=IDS)
 def test_every_annotation_names_a_declared_code_a_keyword_beside_it_and_a_complete_template(
     name: str, where: str, schema: Mapping[str, Any], annotation: Mapping[str, Any]
 ) -> None:
-    assert set(annotation) <= {"keyword", "code", "message", "severity"}, where
+    assert set(annotation) <= {"keyword", "code", "message", "severity", "when"}, where
     assert annotation["code"] in RULES, where
     family = FAMILY_OF_SCHEMA.get(name)
     if family is not None:
@@ -65,14 +80,16 @@ def test_every_annotation_names_a_declared_code_a_keyword_beside_it_and_a_comple
         assert schema[NONBLANK] is True, where
     message = string.Template(annotation["message"]).substitute(TEMPLATE_VARIABLES)
     assert message.endswith((".", "?")) and "$" not in message, where
+    if "when" in annotation:
+        assert annotation["when"] in ("object", "array", "string", "number", "boolean", "null", "invalid"), where
     if "severity" in annotation:
         assert annotation["severity"] in ("error", "warning", "information", "hint"), where
 
 
-def test_keywords_of_one_subschema_are_annotated_once() -> None:
-    seen: set[tuple[str, int, str]] = set()
+def test_keywords_of_one_subschema_are_annotated_once_per_value_kind() -> None:
+    seen: set[tuple[str, int, str, str]] = set()
     for name, where, schema, annotation in ANNOTATIONS:
-        key = (name, id(schema), annotation["keyword"])
+        key = (name, id(schema), annotation["keyword"], annotation.get("when", ""))
         assert key not in seen, f"{name}{where[1:]}: {annotation['keyword']} is annotated twice"
         seen.add(key)
 
@@ -119,3 +136,14 @@ def test_structural_errors_of_a_marketplace_reach_check_output(tmp_path: Path) -
         'marketplace.json:2:17: error[marketplace/invalid-value] "displayName" of the marketplace must be a string, '
         "not a number.",
     ]
+
+
+def test_a_kind_specific_message_comes_before_the_general_one_it_refines() -> None:
+    """The first entry that applies wins: a ``when`` entry after the general one would never be used."""
+    general: set[tuple[str, int, str]] = set()
+    for name, where, schema, annotation in ANNOTATIONS:
+        key = (name, id(schema), annotation["keyword"])
+        if "when" in annotation:
+            assert key not in general, f"{name}{where[1:]}: the {annotation['when']} message is unreachable"
+        else:
+            general.add(key)
