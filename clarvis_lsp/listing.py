@@ -3,6 +3,10 @@
 One view of the registry for both front ends: ``clarvis-lsp --list`` prints it, and the language server answers
 the ``clarvis/effectiveSkills`` request with it (the VS Code client's "Effective skills" tree), so the command line
 and the editor can never disagree about which copy Clarvis loads.
+
+Besides the winners and the copies they shadow, the view holds what a user looking for "my skill" would otherwise
+not find: the copies skipped as within-root duplicates, the skills whose name Clarvis rejects (listed, marked as
+not loaded), and the SKILL.md files discovery could not load at all (no frontmatter, no description, bad YAML).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.discovery import SkillInfo, SkillRegistry, SkillRoot
+from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 
 
 @dataclass(frozen=True)
@@ -32,12 +37,38 @@ class SkillCopy:
 
 
 @dataclass(frozen=True)
+class SkippedCopy:
+    """A copy of a name that was read but not loaded: a within-root duplicate, behind ``kept`` in its root."""
+
+    copy: SkillCopy
+    kept: Path
+
+
+@dataclass(frozen=True)
 class EffectiveSkill:
-    """A skill name: the copy that wins and the copies it shadows, highest precedence first."""
+    """A skill name: the copy that wins, the copies it shadows (highest precedence first) and the within-root
+    duplicates skipped. ``valid_name`` is False when Clarvis rejects the name itself (``skill/invalid-name``): it
+    would not load the skill, whichever copy."""
 
     name: str
     winner: SkillCopy
     shadowed: tuple[SkillCopy, ...]
+    skipped: tuple[SkippedCopy, ...] = ()
+    valid_name: bool = True
+
+
+@dataclass(frozen=True)
+class UnloadedSkill:
+    """A SKILL.md discovery found but could not load (no frontmatter, bad YAML, no name or description)."""
+
+    path: Path
+    scope: str
+    source: str
+    reason: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.scope}/{self.source}" if self.source else self.scope
 
 
 @dataclass(frozen=True)
@@ -47,33 +78,59 @@ class WorkspaceSkills:
     directory: Path
     roots: tuple[SkillRoot, ...]
     skills: tuple[EffectiveSkill, ...]
+    unloaded: tuple[UnloadedSkill, ...] = ()
 
 
 def effective_skills(directory: Path, registry: SkillRegistry) -> WorkspaceSkills:
-    """The registry's winners and shadowed copies, by name in sorted order."""
+    """The registry's winners, shadowed and skipped copies, by name in sorted order, then what could not load."""
+    duplicates: dict[str, list[SkippedCopy]] = {}
+    unloaded: list[UnloadedSkill] = []
+    roots = registry.config.roots
+    for item in registry.skipped:
+        if item.skill is not None and item.warning.other is not None:
+            duplicates.setdefault(item.skill.name, []).append(SkippedCopy(_copy(item.skill), item.warning.other))
+        elif item.warning.root_index is not None and item.warning.root_index < len(roots):
+            root = roots[item.warning.root_index]
+            unloaded.append(UnloadedSkill(item.path, root.scope, root.source, _reason(item.warning.message)))
     skills: list[EffectiveSkill] = []
     for name in registry.names():
         winner = registry.winner(name)
         if winner is None:
             continue
         shadowed = tuple(_copy(loser) for loser in registry.shadowed(name))
-        skills.append(EffectiveSkill(name, _copy(winner), shadowed))
-    return WorkspaceSkills(directory, tuple(registry.config.roots), tuple(skills))
+        skipped = tuple(sorted(duplicates.get(name, ()), key=lambda item: -item.copy.root_index))
+        valid = NAME_PATTERN.match(name) is not None and len(name) <= NAME_MAX_LENGTH
+        skills.append(EffectiveSkill(name, _copy(winner), shadowed, skipped, valid))
+    return WorkspaceSkills(directory, tuple(roots), tuple(skills), tuple(sorted(unloaded, key=lambda u: u.path)))
 
 
 def format_listing(workspaces: list[WorkspaceSkills], display: Callable[[Path], str]) -> str:
     """The ``--list`` text: a header per workspace with its roots, then ``name<TAB>path<TAB>scope/source`` for each
-    winner and an indented ``shadows`` line for each copy it hides."""
+    winner (with a fourth column ``not loaded: invalid name`` when Clarvis rejects the name), an indented
+    ``shadows`` line for each copy it hides and a ``skipped`` line for each within-root duplicate, then a
+    ``(not loaded)`` line for each SKILL.md that could not be loaded, with the reason."""
     lines: list[str] = []
     for workspace in workspaces:
         lines.append(f"# workspace {display(workspace.directory)}")
         for index, root in enumerate(workspace.roots):
             label = f"{root.scope}/{root.source}" if root.source else root.scope
-            lines.append(f"#   root {index}: {root.path} ({label})")
+            lines.append(f"#   root {index}: {display(Path(root.path))} ({label})")
         for skill in workspace.skills:
-            lines.append(f"{skill.name}\t{display(skill.winner.path)}\t{skill.winner.label}")
+            line = f"{skill.name}\t{display(skill.winner.path)}\t{skill.winner.label}"
+            lines.append(line if skill.valid_name else f"{line}\tnot loaded: invalid name")
             lines.extend(f"  shadows\t{display(loser.path)}\t{loser.label}" for loser in skill.shadowed)
+            lines.extend(
+                f"  skipped\t{display(item.copy.path)}\t{item.copy.label}\tduplicate: {display(item.kept)} comes first"
+                for item in skill.skipped
+            )
+        lines.extend(f"(not loaded)\t{display(item.path)}\t{item.label}\t{item.reason}" for item in workspace.unloaded)
     return "\n".join(lines) + "\n"
+
+
+def _reason(message: str) -> str:
+    """A discovery warning's message without the path it starts with, for a column of its own."""
+    head, colon, rest = message.partition(": ")
+    return rest if colon and ("/" in head or "\\" in head) else message
 
 
 def _copy(info: SkillInfo) -> SkillCopy:

@@ -94,3 +94,21 @@ def test_fix_repeats_until_overlapping_fixes_are_all_applied(tmp_path: Path) -> 
     settings.write_text('{"enabledPlugins": ["quality", "quality", "quality", "quality"]}\n', encoding="utf-8")
     _run(tmp_path, "--fix")
     assert json.loads(settings.read_text(encoding="utf-8"))["enabledPlugins"] == ["quality"]
+
+
+def test_list_shows_skipped_duplicates_rejected_names_and_unloadable_skills() -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    run = subprocess.run([*CHECK[:-2], "--list", "--no-user", "."], cwd=examples, capture_output=True, text=True)
+    rows = [line.split("\t") for line in run.stdout.splitlines()]
+    assert run.returncode == 0, run.stderr
+    assert ["#   root 2: .clarvis/skills (workspace/clarvis)"] in rows  # roots read like the other paths
+    assert ["deploy helper", ".clarvis/skills/deploy/SKILL.md", "workspace/clarvis", "not loaded: invalid name"] in rows
+    assert [
+        "  skipped",
+        ".clarvis/skills/release-notes-draft/SKILL.md",
+        "workspace/clarvis",
+        "duplicate: .clarvis/skills/release-notes/SKILL.md comes first",
+    ] in rows
+    unloaded = {row[1]: row[3] for row in rows if row[0] == "(not loaded)"}
+    assert unloaded[".clarvis/skills/changelog/SKILL.md"].startswith("its frontmatter has no description")
+    assert unloaded[".clarvis/skills/broken-yaml/SKILL.md"].startswith("its frontmatter is not valid YAML")

@@ -42,6 +42,10 @@ async def test_winner_and_shadowed_copies_in_precedence_order(client: ClarvisCli
 
 async def test_answer_is_what_list_prints(client: ClarvisClient, workspace: Path, home: Path) -> None:
     write_file(workspace, ".clarvis/skills/notes/SKILL.md", "---\nname: notes\ndescription: Notes.\n---\n")
+    # A within-root duplicate, a name Clarvis rejects and a SKILL.md that cannot load: all shown, all marked.
+    write_file(workspace, ".clarvis/skills/notes-copy/SKILL.md", "---\nname: notes\ndescription: Copy.\n---\n")
+    write_file(workspace, ".clarvis/skills/my-notes/SKILL.md", "---\nname: my notes\ndescription: N.\n---\n")
+    write_file(workspace, ".clarvis/skills/draft/SKILL.md", "---\nname: draft\n---\n")
     answer = await effective(client, {"uri": (workspace / ".clarvis/skills/notes/SKILL.md").as_uri()})
     listed = subprocess.run(
         [sys.executable, "-m", "clarvis_lsp", "--list", str(workspace), "--no-user", "--home", str(home)],
@@ -53,9 +57,19 @@ async def test_answer_is_what_list_prints(client: ClarvisClient, workspace: Path
     from_server: list[list[str]] = []
     for skill in answer["workspaces"][0]["skills"]:
         winner = skill["winner"]
-        from_server.append([skill["name"], winner["path"], f"{winner['scope']}/{winner['source']}"])
+        row = [skill["name"], winner["path"], f"{winner['scope']}/{winner['source']}"]
+        from_server.append(row if skill["validName"] else [*row, "not loaded: invalid name"])
         from_server += [["  shadows", copy["path"], f"{copy['scope']}/{copy['source']}"] for copy in skill["shadowed"]]
+        from_server += [
+            ["  skipped", c["path"], f"{c['scope']}/{c['source']}", f"duplicate: {c['keptPath']} comes first"]
+            for c in skill["skipped"]
+        ]
+    from_server += [
+        ["(not loaded)", item["path"], f"{item['scope']}/{item['source']}", item["reason"]]
+        for item in answer["workspaces"][0]["unloaded"]
+    ]
     assert from_server == rows
+    assert {"not loaded: invalid name", "(not loaded)", "  skipped"} <= {cell for row in rows for cell in row}
 
 
 async def test_a_rename_in_a_buffer_tells_the_client_to_ask_again(client: ClarvisClient, workspace: Path) -> None:

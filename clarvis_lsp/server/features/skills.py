@@ -58,8 +58,20 @@ def _workspace_json(workspace: WorkspaceSkills) -> dict[str, Any]:
                 "name": skill.name,
                 "winner": _copy_json(skill.winner),
                 "shadowed": [_copy_json(copy) for copy in skill.shadowed],
+                "skipped": [{**_copy_json(item.copy), "keptPath": str(item.kept)} for item in skill.skipped],
+                "validName": skill.valid_name,
             }
             for skill in workspace.skills
+        ],
+        "unloaded": [
+            {
+                "path": str(item.path),
+                "uri": item.path.as_uri(),
+                "scope": item.scope,
+                "source": item.source,
+                "reason": item.reason,
+            }
+            for item in workspace.unloaded
         ],
     }
 
