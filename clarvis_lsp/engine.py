@@ -52,7 +52,7 @@ from clarvis_lsp.rules.discovery import (
     paths_of_name,
 )
 from clarvis_lsp.rules.file import check_encoding
-from clarvis_lsp.rules.hooks import RUN_LIMIT, check_run_limit
+from clarvis_lsp.rules.hook_run_limit import RUN_LIMIT, check_run_limit
 from clarvis_lsp.rules.json import check_json_syntax
 from clarvis_lsp.rules.runner import collect_isolated, run_isolated, run_rules
 from clarvis_lsp.rules.skill import SkillContext

@@ -12,6 +12,7 @@ FAMILY_MODULES: tuple[str, ...] = (
     "clarvis_lsp.rules.json",
     "clarvis_lsp.rules.settings",
     "clarvis_lsp.rules.hooks",
+    "clarvis_lsp.rules.hook_run_limit",
     "clarvis_lsp.rules.mcp",
     "clarvis_lsp.rules.plugin",
     "clarvis_lsp.rules.marketplace",

@@ -1,29 +1,18 @@
-"""The ``hooks/*`` rules: hook objects wherever they appear (settings.json, plugin.json, ``hooks/hooks.json``),
-and the run-wide limit on the number of hooks.
+"""The ``hooks/*`` rules of hook objects wherever they appear (settings.json, plugin.json, ``hooks/hooks.json``),
+and of one source's hook list.
 
 Each field of a hook is checked on its own, so a misspelled event never hides a bad timeout or a bad regex.
 The events, their classes, the fields and the limits come from ``clarvis_lsp.knowledge.hooks`` (the schemas).
-
-``match.args`` values are JavaScript regular expressions; ``js_regex_error`` checks their syntax with a small
-scanner of the ECMAScript grammar in its default (non-``u``) mode with the Annex B extensions browsers and
-Node.js accept. It is an approximation: it catches unbalanced groups, unterminated classes, quantifiers with
-nothing to repeat, ``{n,m}`` out of order, class ranges out of order, malformed group syntax, duplicate or
-undefined group names and a trailing backslash; it does not apply the stricter ``u``-mode rules (which Clarvis
-does not use) and accepts the ES2025 modifier groups ``(?i:...)``. Python's ``re`` is not used: it rejects valid
-JavaScript (``(?<name>...)``) and accepts invalid JavaScript (``(?P<name>...)``).
+The syntax of ``match.args`` regular expressions is ``clarvis_lsp.rules.js_regex``'s; the limit on the hooks of
+a whole run, which reads several files, is ``clarvis_lsp.rules.hook_run_limit``.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject, parse_json
-from clarvis_lsp.knowledge import layout
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.knowledge.hooks import (
     CONTROL_EVENTS,
     DOCUMENT_FIELDS,
@@ -31,17 +20,17 @@ from clarvis_lsp.knowledge.hooks import (
     EVENTS,
     HOOK_FIELDS,
     MATCH_FIELDS,
-    MAX_PER_RUN,
     MAX_PER_SOURCE,
     ON_FAILURE_VALUES,
     TIMEOUT_MAX,
     TIMEOUT_MIN,
     TOOL_EVENTS,
 )
-from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity
+from clarvis_lsp.model import Fix, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.js_regex import js_regex_error
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
 from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field, value_range
 
@@ -129,17 +118,6 @@ TOO_MANY = rule(
     example=f'"hooks": [ ...{MAX_PER_SOURCE + 1} hook objects... ]',
     fix=f"Keep at most {MAX_PER_SOURCE} hooks in this source: merge hooks that run on the same event, or move some "
     "elsewhere.",
-    file_kind="hooks",
-)
-RUN_LIMIT = rule(
-    "hooks/run-limit",
-    Severity.WARNING,
-    f"Personal, workspace and enabled-plugin hooks together exceed {MAX_PER_RUN}: the ones past {MAX_PER_RUN} do "
-    "not run.",
-    why=f"One run uses at most {MAX_PER_RUN} hooks: personal settings first, then workspace settings, then the "
-    "enabled plugins in enabledPlugins order. The rest are dropped without a message.",
-    example="~/.clarvis/settings.json: 60 hooks, .clarvis/settings.json: 50 hooks, plugin lint: 30 hooks",
-    fix=f"Remove hooks you do not need, or disable a plugin in enabledPlugins, until at most {MAX_PER_RUN} remain.",
     file_kind="hooks",
 )
 
@@ -420,15 +398,6 @@ def _check_on_failure(document: JsonDocument, hook: JsonObject, event: str | Non
 # -- lists and documents -----------------------------------------------------------------------------------------
 
 
-def hook_objects(node: JsonNode | None) -> list[JsonObject]:
-    """The hook objects of a hooks value: an array, or a document ``{"hooks": [...]}``; others give none."""
-    if isinstance(node, JsonObject):
-        node = node.value_of("hooks")
-    if not isinstance(node, JsonArray):
-        return []
-    return [item for item in node.items if isinstance(item, JsonObject)]
-
-
 def check_hook_list(document: JsonDocument, node: JsonNode, findings: Findings, *, owner: str) -> None:
     """Check an array of hook objects declared by ``owner`` ("personal settings", 'plugin "lint"')."""
     if not isinstance(node, JsonArray):
@@ -492,286 +461,3 @@ def check_hooks_file(document: JsonDocument, context: JsonFileContext, findings:
     plugin = context.plugin_of(context.path)
     name = plugin.name if plugin is not None else context.path.parent.parent.name
     check_hooks_value(document, document.root, findings, owner=f'plugin "{name}"')
-
-
-# -- the run-wide limit ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HookSource:
-    """One place hooks come from, in run order, with the parsed document holding them."""
-
-    label: str  # "personal settings", "workspace settings", 'plugin "lint"'
-    path: Path
-    document: JsonDocument
-    hooks: tuple[JsonObject, ...]
-
-
-def _inside(path: Path, directory: Path) -> bool:
-    """``path`` lies in ``directory``, lexically and once symlinks are resolved."""
-    lexical = Path(os.path.normpath(path))
-    if lexical != directory and directory not in lexical.parents:
-        return False
-    try:
-        real, real_dir = lexical.resolve(), directory.resolve()
-    except (OSError, RuntimeError):
-        return False
-    return real == real_dir or real_dir in real.parents
-
-
-def _settings_source(label: str, path: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
-    text = read_text(path)
-    if text is None:
-        return None
-    document = parse_json(text)
-    root = document.root
-    hooks = root.value_of("hooks") if isinstance(root, JsonObject) else None
-    return HookSource(label, path, document, tuple(hook_objects(hooks) if isinstance(hooks, JsonArray) else []))
-
-
-def _plugin_source(name: str, directory: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
-    """The hooks a plugin contributes: plugin.json's ``hooks`` (inline or a relative path), else hooks/hooks.json."""
-    label = f'plugin "{name}"'
-    manifest_path = directory / layout.PLUGIN_MANIFEST
-    text = read_text(manifest_path)
-    if text is not None:
-        manifest = parse_json(text)
-        root = manifest.root
-        declared = root.value_of("hooks") if isinstance(root, JsonObject) else None
-        if isinstance(root, JsonObject) and root.get("hooks") is not None:
-            if isinstance(declared, (JsonArray, JsonObject)):
-                return HookSource(label, manifest_path, manifest, tuple(hook_objects(declared)))
-            if declared is not None and declared.kind == "string" and isinstance(declared.value, str):
-                relative = declared.value
-                if not relative or os.path.isabs(relative) or relative.startswith("~"):
-                    return None
-                target = directory / relative
-                if not _inside(target, directory):
-                    return None  # plugin/path-escapes reports it; nothing outside the plugin is read
-                target = Path(os.path.normpath(target))
-                hooks_text = read_text(target)
-                if hooks_text is None:
-                    return None
-                document = parse_json(hooks_text)
-                return HookSource(label, target, document, tuple(hook_objects(document.root)))
-            return None
-    hooks_path = directory / layout.PLUGIN_HOOKS_FILE
-    hooks_text = read_text(hooks_path)
-    if hooks_text is None:
-        return None
-    document = parse_json(hooks_text)
-    return HookSource(label, hooks_path, document, tuple(hook_objects(document.root)))
-
-
-def hook_sources(
-    context: JsonFileContext, *, include_user: bool, read_text: Callable[[Path], str | None]
-) -> list[HookSource]:
-    """Every source of hooks for one run, in the order Clarvis takes them."""
-    sources: list[HookSource | None] = []
-    if include_user:
-        sources.append(_settings_source("personal settings", layout.settings_file(context.home), read_text))
-    sources.append(_settings_source("workspace settings", layout.settings_file(context.workspace_dir), read_text))
-    seen: set[str] = set()
-    for name in context.enabled_plugins:
-        plugin = context.plugins.get(name)
-        if plugin is None or name in seen:
-            continue
-        seen.add(name)
-        sources.append(_plugin_source(name, plugin.directory, read_text))
-    return [source for source in sources if source is not None]
-
-
-def _hook_range(document: JsonDocument, hook: JsonObject) -> Range:
-    """Where a hook is named: its ``"event": ...`` member, else its opening brace."""
-    event = hook.get("event")
-    if event is not None:
-        return document.member_range(event)
-    return opening(document, hook)
-
-
-def check_run_limit(
-    context: JsonFileContext, *, include_user: bool, read_text: Callable[[Path], str | None]
-) -> list[Diagnostic]:
-    """``hooks/run-limit``: one warning on each hook past the run's limit (``MAX_PER_RUN``), in run order."""
-    sources = hook_sources(context, include_user=include_user, read_text=read_text)
-    total = sum(len(source.hooks) for source in sources)
-    if total <= MAX_PER_RUN:
-        return []
-    diagnostics: list[Diagnostic] = []
-    position = 0
-    for index, source in enumerate(sources):
-        earlier = [other for other in sources[:index] if other.hooks]
-        for within, hook in enumerate(source.hooks):
-            position += 1
-            if position <= MAX_PER_RUN:
-                continue
-            before = [f"{other.label}: {len(other.hooks)}" for other in earlier]
-            if within:
-                before.append(f"the {within} earlier hook{'s' if within != 1 else ''} of {source.label}")
-            related = [
-                Related(other.path, _hook_range(other.document, other.hooks[0]), f"first hook of {other.label}")
-                for other in earlier
-            ]
-            findings = Findings(source.path)
-            findings.add(
-                RUN_LIMIT.code,
-                _hook_range(source.document, hook),
-                f"This hook of {source.label} will not run: it is hook {position} of {total} and one run uses at "
-                f"most {MAX_PER_RUN} ({'; '.join(before) or 'nothing'} come first). Remove hooks you do not "
-                "need or disable a plugin in enabledPlugins.",
-                related=related,
-            )
-            diagnostics.extend(findings.items)
-    return diagnostics
-
-
-# -- JavaScript regular expressions ------------------------------------------------------------------------------
-
-_QUANTIFIER = re.compile(r"\{([0-9]+)(,([0-9]*))?\}")
-_GROUP_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_MODIFIERS = re.compile(r"\(\?([ims]*)(?:-([ims]*))?:")
-_SIMPLE_CLASS_ESCAPES = {"n": 10, "r": 13, "t": 9, "v": 11, "f": 12, "b": 8, "0": 0}
-
-
-def _class_atom(pattern: str, index: int) -> tuple[int | None, int]:
-    """One atom of a character class at ``index``: its code point (None for \\d, \\w… or unknown) and the end."""
-    char = pattern[index]
-    if char != "\\":
-        return ord(char), index + 1
-    if index + 1 >= len(pattern):
-        return None, index + 1
-    escaped = pattern[index + 1]
-    if escaped in "dDwWsS":
-        return None, index + 2
-    if escaped in _SIMPLE_CLASS_ESCAPES and not (escaped == "0" and pattern[index + 2 : index + 3].isdigit()):
-        return _SIMPLE_CLASS_ESCAPES[escaped], index + 2
-    hex_length = {"x": 2, "u": 4}.get(escaped)
-    if hex_length is not None:
-        digits = pattern[index + 2 : index + 2 + hex_length]
-        if len(digits) == hex_length and all(c in "0123456789abcdefABCDEF" for c in digits):
-            return int(digits, 16), index + 2 + hex_length
-        return ord(escaped), index + 2
-    if escaped == "c" or escaped.isdigit():
-        return None, index + 2  # control and octal escapes: not worth modelling, never a range error here
-    return ord(escaped), index + 2
-
-
-def _scan_class(pattern: str, start: int) -> tuple[int, tuple[int, str] | None]:
-    """Scan a character class opening at ``start``; return its end and a problem, if any."""
-    index = start + 1
-    if pattern.startswith("^", index):
-        index += 1
-    length = len(pattern)
-    while index < length and pattern[index] != "]":
-        low, after = _class_atom(pattern, index)
-        if after < length and pattern[after] == "-" and after + 1 < length and pattern[after + 1] != "]":
-            high, end = _class_atom(pattern, after + 1)
-            if low is not None and high is not None and low > high:
-                return end, (index, "a character class range is out of order (write the smaller character first)")
-            index = end
-        else:
-            index = after
-    if index >= length:
-        return length, (start, "the character class opened here is never closed with ']'")
-    return index + 1, None
-
-
-def js_regex_error(pattern: str) -> tuple[int, str] | None:
-    """The first syntax error of a JavaScript regex (default mode, Annex B), as (index, reason), or None."""
-    index = 0
-    length = len(pattern)
-    groups: list[tuple[int, bool]] = []  # (offset of '(', quantifiable once closed)
-    names: list[tuple[int, str]] = []
-    references: list[tuple[int, str]] = []
-    quantifiable = False
-    while index < length:
-        char = pattern[index]
-        if char == "\\":
-            if index + 1 >= length:
-                return index, "a pattern cannot end with a single backslash"
-            escaped = pattern[index + 1]
-            if escaped == "k" and pattern.startswith("<", index + 2):
-                close = pattern.find(">", index + 3)
-                if close != -1:
-                    references.append((index, pattern[index + 3 : close]))
-                    index = close + 1
-                    quantifiable = True
-                    continue
-            quantifiable = escaped not in "bB"
-            index += 2
-            continue
-        if char == "[":
-            index, problem = _scan_class(pattern, index)
-            if problem is not None:
-                return problem
-            quantifiable = True
-            continue
-        if char == "(":
-            quantifiable_group = True
-            if pattern.startswith("(?", index):
-                rest = pattern[index + 2 : index + 4]
-                if rest[:1] in (":", "=", "!"):
-                    step = 3
-                elif rest in ("<=", "<!"):
-                    step = 4
-                    quantifiable_group = False
-                elif rest[:1] == "<":
-                    close = pattern.find(">", index + 3)
-                    name = pattern[index + 3 : close] if close != -1 else ""
-                    if close == -1 or not _GROUP_NAME.fullmatch(name):
-                        return index, "a named group needs a name of letters, digits, _ or $ in (?<name>...)"
-                    if any(name == known for _, known in names):
-                        return index, f'the group name "{name}" is used twice'
-                    names.append((index, name))
-                    step = close + 1 - index
-                else:
-                    modifiers = _MODIFIERS.match(pattern, index)
-                    if modifiers is None or not (modifiers.group(1) or modifiers.group(2)):
-                        return index, "'(?' must be followed by ':', '=', '!', '<=', '<!' or '<name>'"
-                    step = modifiers.end() - index
-            else:
-                step = 1
-            groups.append((index, quantifiable_group))
-            index += step
-            quantifiable = False
-            continue
-        if char == ")":
-            if not groups:
-                return index, "this ')' closes no group (escape it as \\) to match a parenthesis)"
-            _, quantifiable = groups.pop()
-            index += 1
-            continue
-        if char in "*+?":
-            if not quantifiable:
-                return index, f"'{char}' has nothing to repeat (escape it as \\{char} to match it literally)"
-            index += 1
-            if pattern.startswith("?", index):
-                index += 1
-            quantifiable = False
-            continue
-        if char == "{":
-            braces = _QUANTIFIER.match(pattern, index)
-            if braces is not None:
-                if not quantifiable:
-                    return index, "this {...} quantifier has nothing to repeat"
-                low = int(braces.group(1))
-                high = braces.group(3)
-                if high and int(high) < low:
-                    return index, f"the numbers in {braces.group(0)} are out of order"
-                index = braces.end()
-                if pattern.startswith("?", index):
-                    index += 1
-                quantifiable = False
-                continue
-            quantifiable = True  # Annex B: a '{' that starts no quantifier is a literal
-            index += 1
-            continue
-        quantifiable = char not in "^$|"
-        index += 1
-    if groups:
-        return groups[-1][0], "the group opened here is never closed with ')'"
-    defined = {name for _, name in names}
-    for offset, name in references:
-        if names and name not in defined:
-            return offset, f'\\k<{name}> refers to no group named "{name}"'
-    return None

@@ -25,7 +25,7 @@ from clarvis_lsp.knowledge.hooks import (
     TOOL_EVENTS,
 )
 from clarvis_lsp.model import Diagnostic, Range, Severity
-from clarvis_lsp.rules.hooks import js_regex_error
+from clarvis_lsp.rules.js_regex import js_regex_error
 
 SETTINGS = ".clarvis/settings.json"
 PLUGIN_HOOKS = ".clarvis/plugins/lint/hooks/hooks.json"
