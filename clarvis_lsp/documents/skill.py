@@ -141,6 +141,7 @@ class SkillDocument:
     close_line: int | None = None  # line of the closing fence
     yaml_problem: YamlProblem | None = None
     not_a_mapping: Range | None = None  # the frontmatter parsed, but is a list or scalar
+    flow_mapping: bool = False  # the frontmatter is one flow mapping (``{name: x, description: y}``), not lines
     entries: list[FrontmatterEntry] = field(default_factory=list)  # all, duplicates included, in order
 
     @property
@@ -245,10 +246,48 @@ def _too_deep(source: str) -> int | None:
     return None
 
 
+# YAML 1.2, Clarvis's reading, breaks lines at CR and LF only; libyaml, a YAML 1.1 reader, also at U+0085, U+2028
+# and U+2029: a value changes (a break inside a quoted scalar folds to a space) and errors land a line off. Stand-ins
+# of one code point each (private use, printable to libyaml) keep every offset; values get the real characters back.
+_YAML11_BREAKS = {"\u0085": "\ue085", "\u2028": "\ue028", "\u2029": "\ue029"}
+_TO_STANDINS = str.maketrans(_YAML11_BREAKS)
+_FROM_STANDINS = str.maketrans({standin: real for real, standin in _YAML11_BREAKS.items()})
+_STANDINS = tuple(_YAML11_BREAKS.values())
+
+
+def _without_yaml11_breaks(source: str) -> tuple[str, bool]:
+    """``source`` with the YAML 1.1-only line breaks replaced by stand-ins, and whether any was (never when the
+    text already holds a stand-in: then the file is read as it is)."""
+    if not any(char in source for char in _YAML11_BREAKS) or any(char in source for char in _STANDINS):
+        return source, False
+    return source.translate(_TO_STANDINS), True
+
+
+def _restore_yaml11_breaks(root: yaml.Node | None) -> None:
+    """Put the real characters back into every scalar of the composed tree (each node once: aliases share)."""
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            node.value = node.value.translate(_FROM_STANDINS)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+
+
 def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) -> None:
+    source, translated = _without_yaml11_breaks(source)
     try:
         too_deep = _too_deep(source)
         root = yaml.compose(source, Loader=_Loader) if too_deep is None else None
+        if translated:
+            _restore_yaml11_breaks(root)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         if (
@@ -304,6 +343,7 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
     if not isinstance(root, yaml.MappingNode):
         document.not_a_mapping = _node_range(root, first_line, document.lines)
         return
+    document.flow_mapping = bool(root.flow_style)
     for key_node, value_node in root.value:
         document.entries.append(FrontmatterEntry(_key_text(key_node), key_node, value_node, document.lines, first_line))
 

@@ -160,15 +160,52 @@ def _newline(document: SkillDocument) -> str:
     return "\r\n" if "\r\n" in document.text else "\n"
 
 
-def _insert_after_open(document: SkillDocument, text: str) -> TextEdit:
-    """An edit inserting a line just after the opening fence."""
+def _insert_after_open(document: SkillDocument, text: str) -> TextEdit | None:
+    """An edit inserting a line just after the opening fence; None for a flow mapping (``{…}``), where a block
+    line before it would not parse."""
+    if document.flow_mapping:
+        return None
     line = document.open_line + 1
     return TextEdit(document.path, Range.point(line, 0), text + _newline(document))
 
 
-def _remove_entry(document: SkillDocument, entry: FrontmatterEntry) -> TextEdit:
+def _remove_entry(document: SkillDocument, entry: FrontmatterEntry) -> TextEdit | None:
+    """An edit removing the entry's lines; None where that would break the YAML or lose more than the entry: in a
+    flow mapping (its line holds every entry) and when another entry uses an anchor the entry defines."""
+    if document.flow_mapping or _anchor_used_elsewhere(document, entry):
+        return None
     first, after = entry.line_span
     return TextEdit(document.path, Range(Position(first, 0), Position(after, 0)), "")
+
+
+def _anchor_used_elsewhere(document: SkillDocument, entry: FrontmatterEntry) -> bool:
+    """Whether a node written inside ``entry`` (an ``&anchor``) is also reached from another entry (``*anchor``):
+    the composer hands both the same node object, so identity tells, without reading the text again."""
+    start = entry.key_range.end
+    end = entry.value_range.end
+    defined = {id(node) for node in _nodes(entry.node) if start <= entry.range_of(node).start < end}
+    if not defined:
+        return False
+    return any(id(node) in defined for other in document.entries if other is not entry for node in _nodes(other.node))
+
+
+def _nodes(root: yaml.Node) -> list[yaml.Node]:
+    """Every node under ``root`` once, however often aliases repeat it (an alias bomb stays linear)."""
+    seen: set[int] = set()
+    stack = [root]
+    found: list[yaml.Node] = []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+    return found
 
 
 def _set_value(document: SkillDocument, entry: FrontmatterEntry, text: str) -> TextEdit:
@@ -266,12 +303,12 @@ def _check_name(document: SkillDocument, findings: Findings) -> None:
     directory_is_valid = bool(facts.NAME_PATTERN.match(directory)) and len(directory) <= facts.NAME_MAX_LENGTH
     if entry is None or (entry.is_scalar and entry.value in (None, "")):
         fixes = []
-        if directory_is_valid:
-            edit = (
-                _insert_after_open(document, f"name: {_yaml_scalar(directory)}")
-                if entry is None
-                else _set_value(document, entry, _yaml_scalar(directory))
-            )
+        edit = (
+            _insert_after_open(document, f"name: {_yaml_scalar(directory)}")
+            if entry is None
+            else _set_value(document, entry, _yaml_scalar(directory))
+        )
+        if directory_is_valid and edit is not None:
             fixes.append(Fix(f'Set name to the directory name "{directory}"', (edit,)))
         findings.add(
             MISSING_NAME.code,
@@ -330,7 +367,7 @@ def _check_description(document: SkillDocument, findings: Findings) -> None:
                 Range.point(anchor.line_span[1], 0),
                 f"description: {_yaml_scalar(DESCRIPTION_STUB)}{_newline(document)}",
             )
-            if anchor is not None
+            if anchor is not None and not document.flow_mapping
             else _insert_after_open(document, f"description: {_yaml_scalar(DESCRIPTION_STUB)}")
         )
         findings.add(
@@ -338,7 +375,7 @@ def _check_description(document: SkillDocument, findings: Findings) -> None:
             anchor.key_range if anchor is not None else document.first_line_range(),
             "The skill has no description: add `description:` saying what it does and when to use it; "
             "without it Clarvis skips the skill.",
-            fixes=[Fix("Add a description stub", (edit,), safe=False)],
+            fixes=[Fix("Add a description stub", (edit,), safe=False)] if edit is not None else [],
         )
         return
     value = entry.value
@@ -380,7 +417,8 @@ def _check_unknown_fields(document: SkillDocument, findings: Findings) -> None:
                     (rename, TextEdit(document.path, entry.value_range, meant)),
                 )
             )
-        fixes.append(Fix(f'Remove the field "{entry.key}"', (_remove_entry(document, entry),), safe=False))
+        if (removal := _remove_entry(document, entry)) is not None:
+            fixes.append(Fix(f'Remove the field "{entry.key}"', (removal,), safe=False))
         message = f'Unknown frontmatter field "{entry.key}": Clarvis ignores it.'
         if suggestion is not None:
             message += f' Did you mean "{suggestion}"?'
