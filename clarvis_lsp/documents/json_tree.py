@@ -1,0 +1,226 @@
+"""The JSON document model: nodes that keep their offsets, the document with its errors and duplicate keys, and
+the walks over a tree (its Python value, a node's path) that need no parser.
+
+Offsets are indexes into the Python ``str`` (code points), as everywhere in the engine; ``JsonDocument`` turns
+them into ``Range``s through its ``LineIndex``. ``json_parser.parse_json`` builds a document; ``json_cursor``
+answers "where is this offset" for completion and hover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
+
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.model import Range
+
+if TYPE_CHECKING:
+    from clarvis_lsp.documents.json_cursor import JsonLocation
+
+__all__ = [
+    "JsonArray",
+    "JsonDocument",
+    "JsonMember",
+    "JsonNode",
+    "JsonObject",
+    "JsonSyntaxError",
+    "PathPart",
+    "pointer",
+    "to_python",
+]
+
+PathPart: TypeAlias = str | int
+
+
+@dataclass(eq=False, slots=True)
+class JsonNode:
+    """A value in the tree.
+
+    ``kind`` is one of ``object``, ``array``, ``string``, ``number``, ``boolean``, ``null`` or ``invalid`` (a
+    bare word or malformed number that has no JSON value). ``start``/``end`` are ``str`` offsets; for an
+    unclosed string or container ``end`` is where it stops and ``closed`` is false. ``value`` is the Python
+    value of a scalar, ``None`` for containers and invalid nodes. ``member`` is the member whose value this is
+    (``None`` for the root and array items); ``index`` the position in the parent array.
+    """
+
+    kind: str
+    start: int
+    end: int
+    value: object
+    parent: JsonNode | None
+    closed: bool = True
+    member: JsonMember | None = None
+    index: int | None = None
+
+    @property
+    def is_container(self) -> bool:
+        return self.kind == "object" or self.kind == "array"
+
+
+@dataclass(eq=False, slots=True)
+class JsonMember:
+    """One ``"key": value`` pair of an object, as written (duplicates are kept)."""
+
+    key: str  # decoded key text
+    key_start: int  # span of the key including its quotes
+    key_end: int
+    value: JsonNode | None  # None when the value is missing
+    colon: int | None  # offset of ':' if present
+    parent: JsonObject
+
+
+@dataclass(eq=False, slots=True)
+class JsonObject(JsonNode):
+    """An object; ``members`` holds every member in source order, duplicates included."""
+
+    members: list[JsonMember] = field(default_factory=list)
+    _by_key: dict[str, JsonMember] = field(default_factory=dict, init=False, repr=False)
+
+    def get(self, key: str) -> JsonMember | None:
+        """The last member named ``key`` (the one ``JSON.parse`` keeps), or ``None``."""
+        return self._by_key.get(key)
+
+    def keys(self) -> list[str]:
+        """Distinct keys in order of first appearance (the order of ``json.loads``'s dict)."""
+        return list(self._by_key)
+
+    def value_of(self, key: str) -> JsonNode | None:
+        """The value node of the last member named ``key``, or ``None`` when absent or missing."""
+        member = self._by_key.get(key)
+        return None if member is None else member.value
+
+
+@dataclass(eq=False, slots=True)
+class JsonArray(JsonNode):
+    """An array; ``items`` in source order."""
+
+    items: list[JsonNode] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class JsonSyntaxError:
+    """A syntax problem at ``[start, end)`` (``str`` offsets); the message says what to do."""
+
+    message: str
+    start: int
+    end: int
+
+
+@dataclass
+class JsonDocument:
+    """The result of ``parse_json``: the tree, its syntax errors and duplicate keys."""
+
+    text: str
+    lines: LineIndex
+    root: JsonNode | None
+    errors: list[JsonSyntaxError]
+    duplicates: list[tuple[JsonMember, JsonMember]]  # (first member with that key, a later one), per object
+
+    def range_of(self, start: int, end: int) -> Range:
+        return self.lines.range(start, end)
+
+    def node_range(self, node: JsonNode) -> Range:
+        return self.lines.range(node.start, node.end)
+
+    def key_range(self, member: JsonMember) -> Range:
+        return self.lines.range(member.key_start, member.key_end)
+
+    def member_range(self, member: JsonMember) -> Range:
+        """From the key to the end of the value (or of the colon / key when those are missing)."""
+        end = member.key_end
+        if member.value is not None:
+            end = member.value.end
+        elif member.colon is not None:
+            end = member.colon + 1
+        return self.lines.range(member.key_start, end)
+
+    def error_range(self, error: JsonSyntaxError) -> Range:
+        return self.lines.range(error.start, error.end)
+
+    def find(self, path: Sequence[PathPart]) -> JsonNode | None:
+        """The node at ``path`` (last duplicate key wins), or ``None``."""
+        node = self.root
+        for part in path:
+            if isinstance(node, JsonObject) and isinstance(part, str):
+                node = node.value_of(part)
+            elif isinstance(node, JsonArray) and isinstance(part, int) and 0 <= part < len(node.items):
+                node = node.items[part]
+            else:
+                return None
+        return node
+
+    def path_at(self, offset: int) -> JsonLocation:
+        """Where ``offset`` sits in the tree (for completion and hover); see ``json_cursor.locate``."""
+        from clarvis_lsp.documents.json_cursor import locate  # the cursor walk builds on this module
+
+        return locate(self, offset)
+
+
+def to_python(node: JsonNode | None) -> object:
+    """The Python value of ``node`` (dicts, lists, scalars), built without recursion.
+
+    As ``JSON.parse``/``json.loads`` do, the last of duplicate keys wins. Members whose value is missing are
+    left out; invalid values become ``None``.
+    """
+    if node is None:
+        return None
+    if isinstance(node, JsonObject):
+        result: object = {}
+    elif isinstance(node, JsonArray):
+        result = []
+    else:
+        return node.value
+    pending: list[tuple[JsonNode, object]] = [(node, result)]
+    while pending:
+        source, target = pending.pop()
+        if isinstance(source, JsonObject):
+            assert isinstance(target, dict)
+            for member in source.members:
+                child = member.value
+                if child is None:
+                    continue
+                if isinstance(child, JsonObject):
+                    inner: object = {}
+                    pending.append((child, inner))
+                elif isinstance(child, JsonArray):
+                    inner = []
+                    pending.append((child, inner))
+                else:
+                    inner = child.value
+                target[member.key] = inner
+        elif isinstance(source, JsonArray):
+            assert isinstance(target, list)
+            for child in source.items:
+                if isinstance(child, JsonObject):
+                    inner = {}
+                    pending.append((child, inner))
+                elif isinstance(child, JsonArray):
+                    inner = []
+                    pending.append((child, inner))
+                else:
+                    inner = child.value
+                target.append(inner)
+    return result
+
+
+def pointer(target: JsonNode | JsonMember) -> list[PathPart]:
+    """The path from the root to ``target``: object keys and array indexes, e.g. ``["hooks", 0, "event"]``.
+
+    For a member, the path of its value (ending with its key).
+    """
+    parts: list[PathPart] = []
+    node: JsonNode | None
+    if isinstance(target, JsonMember):
+        parts.append(target.key)
+        node = target.parent
+    else:
+        node = target
+    while node is not None:
+        if node.member is not None:
+            parts.append(node.member.key)
+        elif node.index is not None:
+            parts.append(node.index)
+        node = node.parent
+    parts.reverse()
+    return parts
