@@ -18,8 +18,6 @@ from clarvis_lsp.knowledge.hooks import (
     DOCUMENT_FIELDS,
     EVENT_CLASS,
     EVENTS,
-    HOOK_FIELDS,
-    MATCH_FIELDS,
     MAX_PER_SOURCE,
     ON_FAILURE_VALUES,
     TIMEOUT_MAX,
@@ -33,6 +31,7 @@ from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.js_regex import js_regex_error
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
 from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field, value_range
+from clarvis_lsp.rules.structure import check_structure
 
 UNKNOWN_EVENT = rule(
     "hooks/unknown-event",
@@ -147,14 +146,6 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def is_integer(node: JsonNode) -> bool:
-    """A JSON number with an integral value (``1000`` or ``1000.0``, as JSON Schema's ``integer``)."""
-    value = node.value
-    if node.kind != "number" or isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
 def _unknown_field(
     document: JsonDocument, member: JsonMember, known: Sequence[str], findings: Findings, where: str
 ) -> None:
@@ -168,44 +159,37 @@ def _unknown_field(
     )
 
 
+# The variables of the messages ``hook.schema.json``'s annotations write.
+_MESSAGE_VARIABLES = {
+    "events": ", ".join(EVENTS),
+    "timeout_min": str(TIMEOUT_MIN),
+    "timeout_max": str(TIMEOUT_MAX),
+    "on_failure_values": " or ".join(json_string(value) for value in ON_FAILURE_VALUES),
+}
+
+
 # -- one hook ----------------------------------------------------------------------------------------------------
 
 
 def check_hook(document: JsonDocument, node: JsonNode, findings: Findings, *, owner: str) -> None:
-    """Check one hook object (``node``), every field on its own."""
+    """Check one hook object (``node``), every field on its own: the types, required fields and unknown fields
+    from ``hook.schema.json``'s annotations, then the event names, the event classes and the regexes."""
+    check_structure(document, "hook", findings, lambda _node: _MESSAGE_VARIABLES, node=node)
     if not isinstance(node, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, node),
-            f'A hook must be an object such as {{"event": "pre_tool_use", "command": "..."}}, not {kind_phrase(node)}.',
-        )
-        return
+        return  # the schema's type error
     event = _check_event(document, node, findings)
-    _check_command(document, node, findings)
     _check_match(document, node, event, findings)
-    _check_timeout(document, node, findings)
     _check_on_failure(document, node, event, findings)
-    for member in node.members:
-        if member.key not in HOOK_FIELDS:
-            _unknown_field(document, member, HOOK_FIELDS, findings, "a hook")
 
 
 def _check_event(document: JsonDocument, hook: JsonObject, findings: Findings) -> str | None:
-    """Report a missing or unknown event; return the event when it is a known one."""
-    member = hook.get("event")
-    if member is None:
-        findings.add(
-            UNKNOWN_EVENT.code,
-            opening(document, hook),
-            f'This hook has no "event", so it never fires: add "event" with one of {", ".join(EVENTS)}.',
-        )
-        return None
-    value = member.value
-    if value is None:
-        return None  # a missing value is a syntax error, already reported
-    if value.kind == "string" and isinstance(value.value, str) and value.value in EVENTS:
+    """Report an unknown event name (with the one that was meant); return the event when it is a known one."""
+    value = hook.value_of("event")
+    if value is None or value.kind != "string" or not isinstance(value.value, str):
+        return None  # absent or not a string: the schema's errors (a missing value: json/syntax)
+    if value.value in EVENTS:
         return value.value
-    written = value.value if value.kind == "string" and isinstance(value.value, str) else None
+    written = value.value
     suggestion = _closest_event(written) if written else None
     fixes: list[Fix] = []
     if suggestion is not None:
@@ -216,38 +200,10 @@ def _check_event(document: JsonDocument, hook: JsonObject, findings: Findings) -
             )
         )
         message = f'"{written}" is not a Clarvis event, so this hook never fires. Did you mean "{suggestion}"?'
-    elif written is not None:
-        message = f'"{written}" is not a Clarvis event, so this hook never fires: use one of {", ".join(EVENTS)}.'
     else:
-        message = f'"event" must be an event name (a string), not {kind_phrase(value)}: use one of {", ".join(EVENTS)}.'
+        message = f'"{written}" is not a Clarvis event, so this hook never fires: use one of {", ".join(EVENTS)}.'
     findings.add(UNKNOWN_EVENT.code, value_range(document, value), message, fixes=fixes)
     return None
-
-
-def _check_command(document: JsonDocument, hook: JsonObject, findings: Findings) -> None:
-    member = hook.get("command")
-    if member is None:
-        findings.add(
-            MISSING_COMMAND.code,
-            opening(document, hook),
-            'This hook has no "command": add "command" with the shell command to run on the event.',
-        )
-        return
-    value = member.value
-    if value is None:
-        return
-    if value.kind != "string" or not isinstance(value.value, str):
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, value),
-            f'"command" must be a string holding a shell command, not {kind_phrase(value)}.',
-        )
-    elif not value.value.strip():
-        findings.add(
-            MISSING_COMMAND.code,
-            document.node_range(value),
-            '"command" is empty: write the shell command this hook runs.',
-        )
 
 
 def _check_match(document: JsonDocument, hook: JsonObject, event: str | None, findings: Findings) -> None:
@@ -263,61 +219,14 @@ def _check_match(document: JsonDocument, hook: JsonObject, event: str | None, fi
             fixes=[Fix('Remove "match"', (remove_member(document, member, findings.path),), safe=False)],
         )
     value = member.value
-    if value is None:
-        return
-    if not isinstance(value, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, value),
-            f'"match" must be an object with "tool" and/or "args", not {kind_phrase(value)}.',
-        )
-        return
-    for inner in value.members:
-        if inner.key not in MATCH_FIELDS:
-            _unknown_field(document, inner, MATCH_FIELDS, findings, '"match"')
-    tool = value.get("tool")
-    if tool is not None and tool.value is not None:
-        _check_match_tool(document, tool.value, findings)
-    args = value.get("args")
-    if args is not None and args.value is not None:
-        _check_match_args(document, args.value, findings)
+    if isinstance(value, JsonObject):  # another value is the schema's type error
+        args = value.value_of("args")
+        if isinstance(args, JsonObject):
+            _check_match_args(document, args, findings)
 
 
-def _check_match_tool(document: JsonDocument, node: JsonNode, findings: Findings) -> None:
-    advice = 'a tool name or `*` glob such as "shell" or "github.*", or an array of them'
-    if isinstance(node, JsonArray):
-        if not node.items:
-            findings.add(
-                INVALID_VALUE.code,
-                opening(document, node),
-                f'"match.tool" is an empty array, so the hook matches no tool: list {advice}.',
-            )
-        for item in node.items:
-            if item.kind != "string" or not item.value:
-                findings.add(
-                    INVALID_VALUE.code,
-                    value_range(document, item),
-                    f'Each "match.tool" entry must be a non-empty string: {advice}.',
-                )
-        return
-    if node.kind != "string":
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, node),
-            f'"match.tool" must be {advice}; not {kind_phrase(node)}.',
-        )
-    elif not node.value:
-        findings.add(INVALID_VALUE.code, document.node_range(node), f'"match.tool" is empty: write {advice}.')
-
-
-def _check_match_args(document: JsonDocument, node: JsonNode, findings: Findings) -> None:
-    if not isinstance(node, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, node),
-            f'"match.args" must be an object mapping argument names to JavaScript regexes, not {kind_phrase(node)}.',
-        )
-        return
+def _check_match_args(document: JsonDocument, node: JsonObject, findings: Findings) -> None:
+    """Each pattern as written, duplicates included: its type, then its syntax as a JavaScript regex."""
     for member in node.members:
         value = member.value
         if value is None:
@@ -341,31 +250,14 @@ def _check_match_args(document: JsonDocument, node: JsonNode, findings: Findings
             )
 
 
-def _check_timeout(document: JsonDocument, hook: JsonObject, findings: Findings) -> None:
-    member = hook.get("timeout_ms")
-    if member is None or member.value is None:
-        return
-    value = member.value
-    if is_integer(value) and isinstance(value.value, (int, float)) and TIMEOUT_MIN <= value.value <= TIMEOUT_MAX:
-        return
-    if value.kind == "number" and isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
-        detail = "not a whole number" if not is_integer(value) else "out of range"
-    else:
-        detail = f"{kind_phrase(value)}, not a number"
-    findings.add(
-        INVALID_TIMEOUT.code,
-        value_range(document, value),
-        f'"timeout_ms" must be an integer number of milliseconds from {TIMEOUT_MIN} to {TIMEOUT_MAX} (one minute); '
-        f"this value is {detail}.",
-    )
-
-
 def _check_on_failure(document: JsonDocument, hook: JsonObject, event: str | None, findings: Findings) -> None:
     member = hook.get("on_failure")
     if member is None or member.value is None:
         return
     value = member.value
-    written = value.value if value.kind == "string" and isinstance(value.value, str) else None
+    if value.kind != "string" or not isinstance(value.value, str):
+        return  # the schema's type error
+    written = value.value
     if written not in ON_FAILURE_VALUES:
         fixes: list[Fix] = []
         suggestion = closest(written, ON_FAILURE_VALUES) if written else None
@@ -376,12 +268,11 @@ def _check_on_failure(document: JsonDocument, hook: JsonObject, event: str | Non
                     (replace_value(document, value, json_string(suggestion), findings.path),),
                 )
             )
-        shown = f'"{written}"' if written is not None else kind_phrase(value)
         findings.add(
             INVALID_VALUE.code,
             value_range(document, value),
-            f'"on_failure" must be {" or ".join(json_string(value) for value in ON_FAILURE_VALUES)} (deny only on '
-            f"control events), not {shown}.",
+            f'"on_failure" must be {_MESSAGE_VARIABLES["on_failure_values"]} (deny only on control events), not '
+            f'"{written}".',
             fixes=fixes,
         )
         return

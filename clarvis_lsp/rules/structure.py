@@ -12,10 +12,14 @@ annotation (an ``x-`` keyword, so VS Code and any other validator ignore it)::
 value is, "a number"; ``$text``: the value as written; plus the variables the rule family computes for the
 place, such as ``$label``), and an optional ``severity`` overrides the rule's. An optional ``when`` (a value
 kind: ``"number"``, ``"string"``…) makes the entry apply to values of that kind only, so a number written for a
-string can be told how to quote it; the first entry that applies wins. A ``required`` error looks for its
+string can be told how to quote it; the first entry that applies wins. ``"at": "opening"`` reports a container
+on its opening bracket instead of its whole body. One value gets one finding per code: the first failing keyword
+in the schema's order speaks. A ``required`` error looks for its
 annotation on the missing property's schema first (what its absence means belongs to it), then on the object's.
 An ``additionalProperties`` error reports every unknown member through ``report_unknown_field``, with its
-did-you-mean and its rename and remove fixes. A failing keyword without an annotation is checked by a
+did-you-mean and its rename and remove fixes. A value that fits none of an annotated ``anyOf``'s alternatives
+is reported by the alternative that takes its type (an empty array of tool names), else by the ``anyOf``'s own
+annotation. A failing keyword without an annotation is checked by a
 hand-written rule of the family (or not at all): the schema says what a value must be, the rule what Clarvis
 makes of it.
 
@@ -51,16 +55,24 @@ Variables = Callable[[JsonNode], Mapping[str, str]]
 
 
 def check_structure(
-    document: JsonDocument, schema: str, findings: Findings, variables: Variables | None = None
+    document: JsonDocument,
+    schema: str,
+    findings: Findings,
+    variables: Variables | None = None,
+    *,
+    node: JsonNode | None = None,
 ) -> None:
-    """Validate ``document`` against the schema ``schema`` and report each annotated error on its node."""
-    root = document.root
+    """Validate ``document`` (or its value ``node``: one hook of a list) against the schema ``schema`` and report
+    each annotated error on its node.
+
+    Only the annotations written in ``schema``'s own file count: a value the schema takes from another file by
+    ``$ref`` (the hooks of a plugin.json, its MCP servers) is checked by that family on its own."""
+    root = document.root if node is None else node
     if root is None:
         return  # json/syntax says the file is empty
-    instance = _instance(root)
-    reported: set[tuple[int, str]] = set()  # (node, keyword or message): each reported once
-    for error in _validator(schema).iter_errors(instance):
-        _report(document, root, error, findings, variables, reported)
+    run = _Run(document, root, schema, findings, variables)
+    for error in _validator(schema).iter_errors(_instance(root)):
+        run.report(error)
 
 
 def _instance(root: JsonNode) -> Any:
@@ -82,6 +94,21 @@ def _instance(root: JsonNode) -> Any:
         elif isinstance(node, JsonArray) and isinstance(value, list):
             pending.extend((item, value[index]) for index, item in enumerate(node.items) if item.is_container)
     return result
+
+
+@functools.cache
+def _own_subschemas(schema: str) -> frozenset[int]:
+    """The identities of the subschemas written in ``schema``'s own file (the validator shares these dicts)."""
+    found: set[int] = set()
+    pending: list[Any] = [schemas.load(schema)]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Mapping):
+            found.add(id(value))
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return frozenset(found)
 
 
 @functools.cache
@@ -117,42 +144,78 @@ def _nonblank(validator: Validator, wanted: Any, instance: Any, schema: Mapping[
         yield ValidationError(f"{instance!r} is blank")
 
 
-def _report(
-    document: JsonDocument,
-    root: JsonNode,
-    error: ValidationError,
-    findings: Findings,
-    variables: Variables | None,
-    reported: set[tuple[int, str]],
-) -> None:
-    keyword = str(error.validator)
-    node, member = _locate(root, list(error.absolute_path))
-    if node is None:
-        return  # a member without a value: json/syntax reports it
-    if keyword in ("required", "additionalProperties"):
-        if (id(node), keyword) in reported:
-            return  # every missing or unknown member of this object is already reported
-        reported.add((id(node), keyword))
-    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
-    if keyword == "required":
-        assert isinstance(node, JsonObject)
-        for key in _missing(node, error):
-            property_schema = schema.get("properties", {}).get(key, {})
-            annotation = _annotation(property_schema, keyword, None) or _annotation(schema, keyword, None)
+class _Run:
+    """One validation of one value: where its errors go, and which are already reported."""
+
+    def __init__(
+        self, document: JsonDocument, root: JsonNode, schema: str, findings: Findings, variables: Variables | None
+    ) -> None:
+        self.document = document
+        self.root = root
+        self.own = _own_subschemas(schema)
+        self.validator = _validator(schema)
+        self.findings = findings
+        self.variables = variables
+        # (node, keyword) for the errors jsonschema repeats per member, (node, code) for one finding per value:
+        # the first failing keyword in the schema's order speaks (``0.5`` as a timeout is not whole, first).
+        self.reported: set[tuple[int, str]] = set()
+
+    def report(self, error: ValidationError) -> None:
+        keyword = str(error.validator)
+        node, member = _locate(self.root, list(error.relative_path))
+        schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+        if node is None or id(schema) not in self.own:
+            return  # a member without a value (json/syntax reports it), or another family's schema
+        if keyword == "anyOf":
+            self._report_alternatives(error, node, member, schema)
+        elif keyword in ("required", "additionalProperties"):
+            if (id(node), keyword) not in self.reported:  # every missing or unknown member is reported at once
+                self.reported.add((id(node), keyword))
+                assert isinstance(node, JsonObject)
+                self._report_members(error, keyword, node, schema)
+        else:
+            annotation = _annotation(schema, keyword, node.kind)
             if annotation is not None:
-                values = _values(document, node, key, variables)
-                findings.add(
-                    annotation["code"],
-                    opening(document, node),
-                    _message(annotation, values),
-                    severity=_severity(annotation),
-                )
-        return
-    annotation = _annotation(schema, keyword, node.kind)
-    if annotation is None:
-        return  # a hand-written rule of the family checks this keyword
-    if keyword == "additionalProperties":
-        assert isinstance(node, JsonObject)
+                self._report_value(annotation, node, member.key if member is not None else "")
+
+    def _report_alternatives(
+        self, error: ValidationError, node: JsonNode, member: JsonMember | None, schema: Mapping[str, Any]
+    ) -> None:
+        """A value that fits none of ``anyOf``'s alternatives: when one alternative takes its type, that one's
+        errors (an empty array of tool names); otherwise the annotation of ``anyOf`` itself. An ``anyOf`` without an
+        annotation is left to a hand-written rule."""
+        annotation = _annotation(schema, "anyOf", node.kind)
+        if annotation is None:
+            return
+        instance: Any = error.instance
+        for index, alternative in enumerate(schema["anyOf"]):
+            declared = alternative.get("type") if isinstance(alternative, Mapping) else None
+            if isinstance(declared, str) and self.validator.is_type(instance, declared):
+                for inner in error.context or ():
+                    if inner.relative_schema_path and inner.relative_schema_path[0] == index:
+                        self.report(_rooted(inner, error))
+                return
+        self._report_value(annotation, node, member.key if member is not None else "")
+
+    def _report_members(
+        self, error: ValidationError, keyword: str, node: JsonObject, schema: Mapping[str, Any]
+    ) -> None:
+        document = self.document
+        if keyword == "required":
+            for key in _missing(node, error):
+                property_schema = schema.get("properties", {}).get(key, {})
+                annotation = _annotation(property_schema, keyword, None) or _annotation(schema, keyword, None)
+                if annotation is not None:
+                    self.findings.add(
+                        annotation["code"],
+                        opening(document, node),
+                        _message(annotation, self._values(node, key)),
+                        severity=_severity(annotation),
+                    )
+            return
+        annotation = _annotation(schema, keyword, None)
+        if annotation is None:
+            return
         known = tuple(schema.get("properties", {}))
         for unknown in node.members:
             if unknown.key not in known:
@@ -160,17 +223,34 @@ def _report(
                     document,
                     unknown,
                     known,
-                    findings,
+                    self.findings,
                     code=annotation["code"],
-                    message=_message(annotation, _values(document, node, unknown.key, variables)),
+                    message=_message(annotation, self._values(node, unknown.key)),
                 )
-        return
-    key = member.key if member is not None else ""
-    message = _message(annotation, _values(document, node, key, variables))
-    if (id(node), message) in reported:
-        return  # two keywords, one finding (``0.5`` as a timeout is neither whole nor positive: one message)
-    reported.add((id(node), message))
-    findings.add(annotation["code"], document.node_range(node), message, severity=_severity(annotation))
+
+    def _report_value(self, annotation: Mapping[str, str], node: JsonNode, key: str) -> None:
+        if (id(node), annotation["code"]) in self.reported:
+            return
+        self.reported.add((id(node), annotation["code"]))
+        where = opening(self.document, node) if annotation.get("at") == "opening" and node.is_container else None
+        self.findings.add(
+            annotation["code"],
+            where or self.document.node_range(node),
+            _message(annotation, self._values(node, key)),
+            severity=_severity(annotation),
+        )
+
+    def _values(self, node: JsonNode, key: str) -> dict[str, str]:
+        values = {"key": key, "kind": kind_phrase(node), "text": self.document.text[node.start : node.end]}
+        if self.variables is not None:
+            values.update(self.variables(node))
+        return values
+
+
+def _rooted(inner: ValidationError, outer: ValidationError) -> ValidationError:
+    """An error inside ``anyOf`` with the path of the value it is about from the validated value's root."""
+    inner.relative_path.extendleft(reversed(outer.relative_path))
+    return inner
 
 
 def _locate(root: JsonNode, path: list[Any]) -> tuple[JsonNode | None, JsonMember | None]:
@@ -203,13 +283,6 @@ def _annotation(schema: Any, keyword: str, kind: str | None) -> Mapping[str, str
         if annotation.get("keyword") == keyword and annotation.get("when", kind) == kind:
             return annotation  # type: ignore[no-any-return]  # the schemas' annotations are checked by the tests
     return None
-
-
-def _values(document: JsonDocument, node: JsonNode, key: str, variables: Variables | None) -> dict[str, str]:
-    values = {"key": key, "kind": kind_phrase(node), "text": document.text[node.start : node.end]}
-    if variables is not None:
-        values.update(variables(node))
-    return values
 
 
 def _message(annotation: Mapping[str, str], values: Mapping[str, str]) -> str:

@@ -32,8 +32,19 @@ TEMPLATE_VARIABLES = {
     "timeout_default": "30000",
     "capability": "memory",
     "platform": "win32",
+    "events": "pre_tool_use, post_tool_use",  # hooks
+    "timeout_min": "1",
+    "timeout_max": "60000",
+    "on_failure_values": '"pass" or "deny"',
 }
-FAMILY_OF_SCHEMA = {"marketplace": "marketplace", "plugin": "plugin", "settings": "settings", "hooks": "hooks"}
+FAMILY_OF_SCHEMA = {
+    "marketplace": "marketplace",
+    "plugin": "plugin",
+    "settings": "settings",
+    "hooks": "hooks",
+    "hook": "hooks",
+    "mcp-server": "mcp",
+}
 
 
 def annotated(schema: Any, where: str = "#") -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any]]]:
@@ -57,14 +68,15 @@ IDS = [
 
 
 def test_the_json_kinds_are_annotated() -> None:
-    assert {name for name, *_ in ANNOTATIONS} >= {"marketplace", "plugin"}
+    assert {name for name, *_ in ANNOTATIONS} >= {"marketplace", "plugin", "hook"}
 
 
 @pytest.mark.parametrize(("name", "where", "schema", "annotation"), ANNOTATIONS, ids=IDS)
 def test_every_annotation_names_a_declared_code_a_keyword_beside_it_and_a_complete_template(
     name: str, where: str, schema: Mapping[str, Any], annotation: Mapping[str, Any]
 ) -> None:
-    assert set(annotation) <= {"keyword", "code", "message", "severity", "when"}, where
+    assert set(annotation) <= {"keyword", "code", "message", "severity", "when", "at"}, where
+    assert annotation.get("at", "opening") == "opening", where
     assert annotation["code"] in RULES, where
     family = FAMILY_OF_SCHEMA.get(name)
     if family is not None:
