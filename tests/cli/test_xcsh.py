@@ -51,8 +51,8 @@ def test_a_package_inherits_the_repository_xcsh_skills(tmp_path: Path) -> None:
     listing = _run(repo, home, "--list", ".").stdout
     assert "# workspace pkg" in listing  # pkg is a workspace of its own: it holds .claude
     package_roots = listing.split("# workspace pkg", 1)[1]
-    assert f"{repo}/pkg/.claude/skills (workspace/claude)" in package_roots
-    assert f"{repo}/.xcsh/skills (workspace/native)" in package_roots  # the nearest .xcsh is the repository's
+    assert ": pkg/.claude/skills (workspace/claude)" in package_roots  # roots read like the other paths
+    assert ": .xcsh/skills (workspace/native)" in package_roots  # the nearest .xcsh is the repository's
 
 
 def test_any_source_directory_makes_a_workspace(tmp_path: Path) -> None:
