@@ -166,7 +166,14 @@ def _insert_after_open(document: SkillDocument, text: str) -> TextEdit | None:
     if document.flow_mapping:
         return None
     line = document.open_line + 1
-    return TextEdit(document.path, Range.point(line, 0), text + _newline(document))
+    return TextEdit(document.path, Range.point(line, 0), _indent(document) + text + _newline(document))
+
+
+def _indent(document: SkillDocument) -> str:
+    """The indentation of the top-level keys (a new key must match it, or the YAML no longer parses)."""
+    if not document.entries:
+        return ""
+    return " " * document.entries[0].key_range.start.character
 
 
 def _remove_entry(document: SkillDocument, entry: FrontmatterEntry) -> TextEdit | None:
@@ -365,7 +372,7 @@ def _check_description(document: SkillDocument, findings: Findings) -> None:
             TextEdit(
                 document.path,
                 Range.point(anchor.line_span[1], 0),
-                f"description: {_yaml_scalar(DESCRIPTION_STUB)}{_newline(document)}",
+                f"{_indent(document)}description: {_yaml_scalar(DESCRIPTION_STUB)}{_newline(document)}",
             )
             if anchor is not None and not document.flow_mapping
             else _insert_after_open(document, f"description: {_yaml_scalar(DESCRIPTION_STUB)}")

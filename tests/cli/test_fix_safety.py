@@ -91,3 +91,14 @@ def test_yaml_line_breaks_are_content_as_in_yaml_1_2(line_break: str) -> None:
     document = parse_skill(Path("/ws/.clarvis/skills/a/SKILL.md"), text)
     values = {entry.key: entry.value for entry in document.entries}
     assert values == {"name": "a", "description": f"x{line_break}y", "note": f"p{line_break}q"}  # not folded
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["---\n  name: a\n---\nBody.\n", "---\n  description: Keeps this text.\n---\nBody.\n"],  # keys indented by two
+)
+def test_an_added_key_matches_the_indentation_of_the_others(tmp_path: Path, text: str) -> None:
+    path = _write(tmp_path, text)
+    _run(tmp_path, "--fix", "--unsafe-fixes")
+    assert set(_frontmatter(path)) == {"name", "description"}
+    assert [f["code"] for f in _findings(tmp_path)] == []

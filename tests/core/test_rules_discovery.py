@@ -112,7 +112,11 @@ def test_a_shadowed_workspace_copy_points_at_the_winner(four_roots: Path) -> Non
         assert diagnostic.severity is Severity.WARNING
         assert diagnostic.range == name_range(name)
         assert diagnostic.related == (Related(winner, name_range(name), f'the winning copy of "{name}"'),)
-        assert f"Shadowed by {winner}" in diagnostic.message
+        # The message shows the winner as the output shows paths: relative to the tree given (".", the workspace),
+        # absolute outside it (the personal copies).
+        workspace = four_roots / "ws"
+        shown = winner.relative_to(workspace) if workspace in winner.parents else winner
+        assert f"Shadowed by {shown} (" in diagnostic.message
         assert f'this copy of "{name}" is never loaded' in diagnostic.message
         assert diagnostic.data == {"winner": str(winner)}
     # The personal .clarvis copy wins over the workspace's .agents copy, and the message says which root it is.
