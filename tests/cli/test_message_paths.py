@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,9 +33,10 @@ def _run(cwd: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CHECK, *arguments], cwd=cwd, capture_output=True, text=True, check=False)
 
 
-def _shadowed(output: str) -> dict[str, object]:
+def _shadowed(output: str) -> dict[str, Any]:
     [finding] = [f for f in json.loads(output)["diagnostics"] if f["code"] == "discovery/shadowed"]
-    return finding
+    found: dict[str, Any] = finding
+    return found
 
 
 @pytest.mark.parametrize(

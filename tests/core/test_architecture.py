@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "clarvis_lsp"
@@ -49,7 +50,10 @@ def test_the_server_does_import_the_protocol() -> None:
 
 def test_every_package_is_shipped() -> None:
     """pyproject lists packages explicitly (schemas/ is mapped in): a new subpackage must be listed too."""
-    import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # the package's own fallback on 3.10
+        import tomli as tomllib
 
     listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(init.parent.relative_to(PACKAGE.parent).parts) for init in PACKAGE.rglob("__init__.py")} | {

@@ -413,7 +413,7 @@ def test_references_on_an_agent_and_on_a_plugin(tmp_path: Path) -> None:
         (ws / relative).parent.mkdir(parents=True, exist_ok=True)
         (ws / relative).write_text(text, encoding="utf-8")
     home.mkdir()
-    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=home)
+    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(includeUser=False), home=home)
     agent = ws / ".clarvis/agents/reviewer.md"
     found = navigation.references(engine, agent, agent.read_text(), Position(1, 7))
     assert [(location.path.name, location.range.start.line) for location in found] == [("SKILL.md", 3)]

@@ -18,6 +18,7 @@ from clarvis_lsp.discovery import (
     discover_skills,
     resolve_config,
 )
+from clarvis_lsp.discovery.fs import read_regular_file
 
 
 def discover(tree: Any, *roots: Path, strict: bool = False, follow: bool = True) -> SkillRegistry:
@@ -109,7 +110,7 @@ def test_skill_md_vanishing_between_listing_and_reading(discovery_tree: Any, mon
     root = discovery_tree.ws_clarvis
     gone = discovery_tree.skill(root, "gone")
     discovery_tree.skill(root, "stays")
-    real_read = scan_module.read_regular_file
+    real_read = read_regular_file  # the function scan uses, patched there below
 
     def vanish_then_read(target: str, follow: bool) -> tuple[bytes | None, str]:
         if target == str(gone):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ def test_every_kind_of_edit_matches_a_full_recomputation(tmp_path: Path, seed: i
     config = ProjectConfig()
     engine = WorkspaceEngine(directory=ws, config=config, home=home)
     engine.cross_by_path()
-    edits = [
+    edits: list[tuple[Path, Callable[[], str]]] = [
         (ws / ".clarvis/settings.json", lambda: _settings(rng)),
         (home / ".clarvis/settings.json", lambda: json.dumps({"hooks": _hooks(rng.choice([0, 30, 64]))})),
         (ws / ".clarvis/plugins/quality/plugin.json", lambda: _plugin(rng, "quality")),

@@ -125,7 +125,7 @@ def test_every_hooks_array_of_every_schema_has_the_per_source_limit() -> None:
     def collect(node: Any) -> None:
         if isinstance(node, dict):
             if node.get("type") == "array" and "hook.schema.json" in json.dumps(node.get("items", {})):
-                limits.append(node.get("maxItems"))
+                limits.append(int(node["maxItems"]))
             for value in node.values():
                 collect(value)
         elif isinstance(node, list):

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,7 @@ def test_switched_off_rules_are_not_run(
 ) -> None:
     ws = _workspace(tmp_path)
     calls: list[str] = []
-    steps = tuple(
+    steps: tuple[RuleStep[Any, Any], ...] = tuple(
         RuleStep(step.name, step.codes, lambda *args, name=step.name: calls.append(name)) for step in runner.SKILL_RULES
     )
     monkeypatch.setattr(runner, "SKILL_RULES", steps)
@@ -75,7 +76,7 @@ def test_switched_off_rules_are_not_run(
 def test_select_and_ignore_skip_rules_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ws = _workspace(tmp_path)
     calls: list[str] = []
-    steps = tuple(
+    steps: tuple[RuleStep[Any, Any], ...] = tuple(
         RuleStep(step.name, step.codes, lambda *args, name=step.name: calls.append(name)) for step in runner.SKILL_RULES
     )
     monkeypatch.setattr(runner, "SKILL_RULES", steps)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,12 +31,10 @@ def skill_md(name: str, extra: str = "") -> str:
     return f"---\nname: {name}\ndescription: Does {name} things.\n{extra}---\n# {name}\n"
 
 
-def run(tmp_path: Path, paths: tuple[str, ...] = (".",), **request: object) -> CheckReport:
+def run(tmp_path: Path, paths: tuple[str, ...] = (".",), **request: Any) -> CheckReport:
     (tmp_path / "ws").mkdir(exist_ok=True)
     (tmp_path / "home").mkdir(exist_ok=True)
-    return check_paths(
-        CheckRequest(paths=list(paths), cwd=tmp_path / "ws", home=tmp_path / "home", **request)  # type: ignore[arg-type]
-    )
+    return check_paths(CheckRequest(paths=list(paths), cwd=tmp_path / "ws", home=tmp_path / "home", **request))
 
 
 def by_code(report: CheckReport, *prefixes: str) -> list[Diagnostic]:
@@ -391,7 +390,7 @@ AGENTS = {
 }
 
 
-def agent_case(tmp_path: Path, agent: str, **request: object) -> tuple[Path, list[Diagnostic]]:
+def agent_case(tmp_path: Path, agent: str, **request: Any) -> tuple[Path, list[Diagnostic]]:
     write(tmp_path, AGENTS)
     path = tmp_path / "ws/.clarvis/skills/demo/SKILL.md"
     write(tmp_path, {"ws/.clarvis/skills/demo/SKILL.md": skill_md("demo", f"agent: {agent}\n")})

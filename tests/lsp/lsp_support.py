@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -283,3 +283,39 @@ def open_document(client: LanguageClient, path: Path, text: str | None = None, v
             text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="markdown", version=version, text=text)
         )
     )
+
+
+# -- narrowing the protocol's optional answers, so a test fails with a clear assert, not an AttributeError ---------
+
+
+def edits_in(action: types.Command | types.CodeAction, uri: str) -> list[types.TextEdit]:
+    """The edits a code action makes to ``uri``."""
+    assert isinstance(action, types.CodeAction), action
+    assert action.edit is not None and action.edit.changes is not None, action
+    return list(action.edit.changes[uri])
+
+
+def actions_of(answer: Sequence[types.Command | types.CodeAction] | None) -> list[types.CodeAction]:
+    """A code action answer's actions (commands alone would be a bug here)."""
+    assert answer is not None
+    assert all(isinstance(action, types.CodeAction) for action in answer), answer
+    return [action for action in answer if isinstance(action, types.CodeAction)]
+
+
+def items_of(report: object) -> list[types.Diagnostic]:
+    """The findings of a full pull report (document or workspace item)."""
+    assert isinstance(
+        report,
+        (
+            types.RelatedFullDocumentDiagnosticReport,
+            types.FullDocumentDiagnosticReport,
+            types.WorkspaceFullDocumentDiagnosticReport,
+        ),
+    ), report
+    return list(report.items)
+
+
+def related_uri(diagnostic: types.Diagnostic, index: int = 0) -> str:
+    """The URI of a finding's related location."""
+    assert diagnostic.related_information is not None, diagnostic
+    return diagnostic.related_information[index].location.uri

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsp_support import ClarvisClient, open_document, write_file
+from lsp_support import ClarvisClient, edits_in, open_document, write_file
 from lsprotocol import types
 
 SETTINGS = {"hooks": [{"event": "PreToolUse", "command": "a"}, {"event": "PostToolUse", "command": "b"}]}
@@ -58,7 +58,7 @@ async def test_fix_all_applies_every_safe_fix(client: ClarvisClient, workspace: 
     [fix_all] = [action for action in actions if isinstance(action, types.CodeAction)]
     assert fix_all.kind == "source.fixAll.clarvis" and "2 fixes" in fix_all.title
     assert fix_all.edit is not None and fix_all.edit.changes is not None
-    fixed = json.loads(apply(path.read_text(), fix_all.edit.changes[path.as_uri()]))
+    fixed = json.loads(apply(path.read_text(), edits_in(fix_all, path.as_uri())))
     assert [hook["event"] for hook in fixed["hooks"]] == ["pre_tool_use", "post_tool_use"]
 
 

@@ -12,9 +12,12 @@ from lsprotocol import types
 
 
 async def effective(client: ClarvisClient, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    result: Any = await client.protocol.send_request_async("clarvis/effectiveSkills", params or {})
+    result: Any = await client.protocol.send_request_async(  # type: ignore[no-untyped-call]  # untyped in pygls
+        "clarvis/effectiveSkills", params or {}
+    )
     # pygls hands custom results back as attribute objects; the wire form is what a client sees.
-    return _plain(result)
+    plain: dict[str, Any] = _plain(result)
+    return plain
 
 
 def _plain(value: Any) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_support import ClarvisClient, is_neovim, open_document, write_file
+from lsp_support import ClarvisClient, is_neovim, items_of, open_document, write_file
 from lsprotocol import types
 
 SKILLS = 4000
@@ -40,7 +40,7 @@ async def shown_codes(client: ClarvisClient, path: Path) -> list[str]:
         report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
         )
-        return [str(item.code) for item in report.items]
+        return [str(item.code) for item in items_of(report)]
 
     def pushed() -> list[str]:
         return [str(item.code) for item in client.diagnostics.get(path.as_uri(), [])]

@@ -7,7 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
-from lsp_support import ClarvisClient, diagnostics_for, is_neovim, open_document, write_file
+from lsp_support import (
+    ClarvisClient,
+    actions_of,
+    diagnostics_for,
+    edits_in,
+    is_neovim,
+    items_of,
+    open_document,
+    write_file,
+)
 from lsprotocol import types
 
 PLUGIN_DIR = ".clarvis/plugins/quality"
@@ -54,8 +63,8 @@ async def fix_and_recheck(
             context=types.CodeActionContext(diagnostics=[finding]),
         )
     )
-    action = next(action for action in actions if action.title == title)
-    edits = action.edit.changes[path.as_uri()]
+    action = next(action for action in actions_of(actions) if action.title == title)
+    edits = edits_in(action, path.as_uri())
     fixed = apply(text, edits, is_neovim(client))
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
@@ -154,7 +163,7 @@ async def test_settings_quick_fixes(
         )
     )
     assert actions, f"no quick fix for {code}"
-    fixed = apply(text, actions[0].edit.changes[path.as_uri()], is_neovim(client))
+    fixed = apply(text, edits_in(actions_of(actions)[0], path.as_uri()), is_neovim(client))
     json.loads(fixed)  # the fix keeps the JSON valid
     if code == "mcp/field-not-allowed":
         assert marker not in json.loads(fixed)["mcpServers"]["db"]
@@ -199,9 +208,9 @@ async def test_invalid_project_configuration_is_reported_and_defaults_used(
         report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=config.as_uri()))
         )
-        config_found = list(report.items)
+        config_found = items_of(report)
     else:
-        config_found = client.diagnostics.get(config.as_uri(), [])
+        config_found = list(client.diagnostics.get(config.as_uri(), []))
     assert [item.code for item in config_found] == ["config/invalid"]
     assert config_found[0].range.start.line == 0
 
@@ -222,6 +231,6 @@ class TestConfigurationPull:
 async def test_workspace_diagnostic_lists_every_file(client: ClarvisClient, workspace: Path) -> None:
     write_file(workspace, ".clarvis/skills/broken/SKILL.md", "no frontmatter\n")
     report = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
-    by_uri = {item.uri: [d.code for d in item.items] for item in report.items}
+    by_uri = {item.uri: [d.code for d in items_of(item)] for item in report.items}
     assert by_uri[(workspace / ".clarvis/skills/broken/SKILL.md").as_uri()] == ["skill/no-frontmatter"]
     assert by_uri[(workspace / ".clarvis/skills/review/SKILL.md").as_uri()] == []

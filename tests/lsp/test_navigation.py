@@ -8,6 +8,7 @@ settings.json has one before an ``enabledPlugins`` entry, so every range there d
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,7 @@ async def document_symbols(client: ClarvisClient, path: Path) -> list[types.Docu
     return symbols  # type: ignore[return-value]
 
 
-def outline(symbols: list[types.DocumentSymbol] | None) -> list[object]:
+def outline(symbols: Sequence[types.DocumentSymbol] | None) -> list[object]:
     return [(s.name, outline(s.children)) if s.children else s.name for s in symbols or []]
 
 

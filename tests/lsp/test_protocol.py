@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_support import ClarvisClient, open_document, write_file
+from lsp_support import ClarvisClient, items_of, open_document, write_file
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
@@ -108,7 +108,7 @@ async def test_an_older_version_is_ignored(client: ClarvisClient, workspace: Pat
         report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
         )
-        return [str(item.code) for item in report.items]
+        return [str(item.code) for item in items_of(report)]
 
     change(3, "---\nname: review\n---\n")  # stale: would drop the description
     assert await codes() == ["skill/unknown-field"]

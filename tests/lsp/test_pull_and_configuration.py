@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsp_support import CLIENT_SPECS, ClarvisClient, open_document, write_file
+from lsp_support import CLIENT_SPECS, ClarvisClient, items_of, open_document, write_file
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
@@ -61,7 +61,7 @@ async def codes_shown(client: ClarvisClient, path: Path, until: list[str]) -> li
         report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
         )
-        codes = sorted(str(item.code) for item in report.items)
+        codes = sorted(str(item.code) for item in items_of(report))
         remaining = deadline - asyncio.get_running_loop().time()
         if codes == until or not await refresh_after(client, seen, remaining):
             return codes

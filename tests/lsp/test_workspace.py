@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
-from lsp_support import ClarvisClient, diagnostics_for, is_neovim, open_document, write_file
+from lsp_support import (
+    ClarvisClient,
+    actions_of,
+    diagnostics_for,
+    edits_in,
+    is_neovim,
+    open_document,
+    related_uri,
+    write_file,
+)
 from lsprotocol import types
 
 SKILL = "---\nname: {name}\ndescription: Does {name} things.\n---\n# {name}\n"
@@ -42,7 +52,8 @@ async def test_watchers_are_registered_dynamically(client: ClarvisClient) -> Non
         return
     [registration] = client.registrations
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
-    globs = [watcher["globPattern"] for watcher in registration.register_options["watchers"]]
+    options: Any = registration.register_options  # the client keeps the server's JSON as it came
+    globs = [watcher["globPattern"] for watcher in options["watchers"]]
     assert "**/SKILL.md" in globs and "**/.clarvis/settings.json" in globs
 
 
@@ -55,7 +66,7 @@ async def test_skill_directory_created_and_deleted_on_disk(client: ClarvisClient
     watched(client, created, types.FileChangeType.Created)
     found = await diagnostics_for(client, shared, until=lambda found: found == ["discovery/shadowed"])
     assert codes(found) == ["discovery/shadowed"]
-    assert found[0].related_information[0].location.uri == created.as_uri()
+    assert related_uri(found[0]) == created.as_uri()
 
     shutil.rmtree(created.parent)
     watched(client, created.parent, types.FileChangeType.Deleted)
@@ -114,9 +125,9 @@ async def test_quick_fix_applied_and_rechecked(client: ClarvisClient, workspace:
             context=types.CodeActionContext(diagnostics=[finding]),
         )
     )
-    titles = [action.title for action in actions]
+    titles = [action.title for action in actions_of(actions)]
     assert titles == ['Rename "user-invokable" to "user-invocable"', 'Remove the field "user-invokable"']
-    [edit] = actions[0].edit.changes[typo.as_uri()]
+    [edit] = edits_in(actions_of(actions)[0], typo.as_uri())
     assert edit.range == types.Range(types.Position(3, 0), types.Position(3, 14))
     fixed = text.replace("user-invokable", edit.new_text)
     client.text_document_did_change(
@@ -169,4 +180,5 @@ class TestMultiRoot:
 async def test_workspace_symbols_include_nested_workspaces(client: ClarvisClient, workspace: Path) -> None:
     nested = write_file(workspace, "packages/app/.clarvis/skills/inner-tool/SKILL.md", SKILL.format(name="inner-tool"))
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="inner"))
+    assert found is not None
     assert [(symbol.name, symbol.location.uri) for symbol in found] == [("inner-tool", nested.as_uri())]
