@@ -9,7 +9,7 @@ discovery and checking alike.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -84,7 +84,8 @@ class WorkspaceEngine:
     directory: Path
     config: ProjectConfig
     home: Path
-    overlay: dict[Path, str] = field(default_factory=dict)
+    overlay: Mapping[Path, str] = field(default_factory=dict)
+    """Open editor buffers by path, read-only here: the server owns them and hands in a live read-only view."""
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
     nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
     validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
@@ -151,7 +152,10 @@ class ClarvisServer(LanguageServer):
         engine = self.engines.get(directory)
         if engine is None:
             engine = WorkspaceEngine(
-                directory=directory, config=self.config_for(directory), home=self.home, overlay=self.overlay
+                directory=directory,
+                config=self.config_for(directory),
+                home=self.home,
+                overlay=MappingProxyType(self.overlay),
             )
             self.engines[directory] = engine
         return engine

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -33,11 +34,12 @@ def test_incremental_updates_match_a_full_recomputation(tmp_path: Path, strict: 
     write(ws, ".agents/skills/delta", "delta")
     write(home, ".clarvis/skills/delta", "delta")  # personal .clarvis beats workspace .agents
     config = ProjectConfig(strict=strict)
-    engine = WorkspaceEngine(directory=ws, config=config, home=home)
+    buffers: dict[Path, str] = {}  # the editor's unsaved text, as the server keeps it
+    engine = WorkspaceEngine(directory=ws, config=config, home=home, overlay=MappingProxyType(buffers))
     engine.cross_by_path()
     for name in ["beta", "delta", "zeta", "alpha", "beta", "", "alpha"]:
-        engine.overlay[edited] = SKILL.format(name=name) if name else "no frontmatter\n"
+        buffers[edited] = SKILL.format(name=name) if name else "no frontmatter\n"
         engine.update([edited])
-        fresh = WorkspaceEngine(directory=ws, config=config, home=home, overlay=dict(engine.overlay))
+        fresh = WorkspaceEngine(directory=ws, config=config, home=home, overlay=dict(buffers))
         assert findings(engine) == findings(fresh), name
     assert any(code == "discovery/shadowed" for _, code, _ in findings(engine))

@@ -8,6 +8,7 @@ import json
 import random
 from collections.abc import Callable
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -71,7 +72,8 @@ def test_every_kind_of_edit_matches_a_full_recomputation(tmp_path: Path, seed: i
     ws, home = tmp_path / "ws", tmp_path / "home"
     _layout(ws, home)
     config = ProjectConfig()
-    engine = WorkspaceEngine(directory=ws, config=config, home=home)
+    buffers: dict[Path, str] = {}  # the editor's unsaved text, as the server keeps it
+    engine = WorkspaceEngine(directory=ws, config=config, home=home, overlay=MappingProxyType(buffers))
     engine.cross_by_path()
     edits: list[tuple[Path, Callable[[], str]]] = [
         (ws / ".clarvis/settings.json", lambda: _settings(rng)),
@@ -87,13 +89,13 @@ def test_every_kind_of_edit_matches_a_full_recomputation(tmp_path: Path, seed: i
         path, make = rng.choice(edits)
         text = make()
         if rng.random() < 0.5:
-            engine.overlay[path] = text  # an unsaved buffer
+            buffers[path] = text  # an unsaved buffer
         else:
-            engine.overlay.pop(path, None)
+            buffers.pop(path, None)
             if path.name.endswith(".md") and path.parent.name == "agents" and not text:
                 path.unlink(missing_ok=True)  # the agent file deleted
             else:
                 path.write_text(text)
         engine.update([path])
-        fresh = WorkspaceEngine(directory=ws, config=config, home=home, overlay=dict(engine.overlay))
+        fresh = WorkspaceEngine(directory=ws, config=config, home=home, overlay=dict(buffers))
         assert _state(engine) == _state(fresh), (seed, step, path.name)
