@@ -68,7 +68,8 @@ INVALID_NAME = rule(
     Severity.ERROR,
     f"`name` is not a string of letters, digits, `.`, `_` and `-`, or is longer than {facts.NAME_MAX_LENGTH} "
     "characters.",
-    why="Clarvis turns the name into a slash command and a registry key; other characters are rejected.",
+    why="Clarvis turns the name into a slash command and a registry key; other characters are rejected. Letters "
+    "and digits are those of any script (`démo`, `技能`); spaces, `/`, `:` and other punctuation are not.",
     example="---\nname: my skill!\ndescription: x\n---",
     fix="Use only letters, digits, `.`, `_` and `-` (for example `my-skill`).",
     file_kind="skill",
