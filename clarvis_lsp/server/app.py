@@ -88,6 +88,7 @@ class ClarvisServer(LanguageServer):
         self.scans: dict[int, asyncio.Future[None]] = {}  # engine id → its first scan, running in a worker thread
         self.scan_waiting: dict[int, set[Path]] = {}  # engine id → files checked while its first scan ran
         self.scan_failed: set[int] = set()
+        self._lines: dict[Path, tuple[object, LineIndex]] = {}  # lines_of's last answers, oldest first
 
     # -- robustness --------------------------------------------------------------------------------------------
 
@@ -206,12 +207,33 @@ class ClarvisServer(LanguageServer):
 
     def lines_of(self, path: Path) -> LineIndex:
         """A file's lines, read as the engine reads files: a regular file only (a FIFO never blocks the server),
-        no symlink when symlinks are off, at most the size cap. A file that cannot be read has no lines."""
-        if path in self.overlay:
-            return LineIndex(self.overlay[path])
-        follow = self.engine_for(path).config.follow_symlinks
-        data, _why = read_regular_file(str(path), follow, MAX_FILE_BYTES)
-        return LineIndex(decode(data).text if data is not None else "")
+        no symlink when symlinks are off, at most the size cap. A file that cannot be read has no lines.
+
+        Asked once per diagnostic and related location: the last few answers are kept while the buffer (or the
+        file's size and modification time) is unchanged, so 250,000 findings on a 10 MB file read it once."""
+        text = self.overlay.get(path)
+        cached = self._lines.get(path)
+        key: object
+        if text is not None:
+            if cached is not None and cached[0] is text:
+                return cached[1]
+            key, lines = text, LineIndex(text)
+        else:
+            follow = self.engine_for(path).config.follow_symlinks
+            try:
+                info = os.stat(path) if follow else os.lstat(path)
+            except (OSError, ValueError):
+                return LineIndex("")
+            key = (info.st_mtime_ns, info.st_size, info.st_ino, follow)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+            data, _why = read_regular_file(str(path), follow, MAX_FILE_BYTES)
+            lines = LineIndex(decode(data).text if data is not None else "")
+        self._lines.pop(path, None)
+        self._lines[path] = (key, lines)
+        if len(self._lines) > 16:
+            self._lines.pop(next(iter(self._lines)))
+        return lines
 
     def findings_for(self, engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
         """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does."""
