@@ -329,6 +329,35 @@ try {
       },
     ],
     [
+      'the tree marks a skipped duplicate, a rejected name and a SKILL.md that cannot load',
+      async () => {
+        const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Effective Skills' }) });
+        const row = (text) => view.locator('.monaco-list-row', { hasText: text }).first();
+        const found = [];
+        for (const [label, mark] of [
+          ['deploy helper', 'not loaded: invalid name'],
+          ['release-notes-draft', 'skipped'],
+          ['changelog', 'not loaded'],
+        ]) {
+          // The tree renders only the rows in view: the rows below the winners may need the list scrolled down.
+          if (!(await row(label).waitFor({ timeout: 3_000 }).then(() => true, () => false))) {
+            await view.locator('.monaco-list').first().focus().catch(() => {});
+            await page.keyboard.press('End');
+          }
+          await row(label)
+            .waitFor({ timeout: 10_000 })
+            .catch(async () => {
+              const rows = await view.locator('.monaco-list-row').allInnerTexts();
+              throw new Error(`no row "${label}" in the tree; rows shown: ${rows.map((r) => r.replace(/\s+/g, ' ')).join(' | ')}`);
+            });
+          const text = (await row(label).innerText()).replace(/\s+/g, ' ');
+          if (!text.includes(mark)) throw new Error(`"${label}" is not marked "${mark}": ${text}`);
+          found.push(text);
+        }
+        return found.join(' | ');
+      },
+    ],
+    [
       'the status bar counts the skills',
       async () => {
         const item = page.locator('.statusbar-item', { hasText: /Clarvis: \d+ skills?/ }).first();

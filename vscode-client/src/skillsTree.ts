@@ -15,10 +15,24 @@ export interface SkillCopy {
   rootPath: string;
 }
 
+export interface SkippedCopy extends SkillCopy {
+  keptPath: string; // the copy of the same root that comes first in sorted order
+}
+
 export interface EffectiveSkill {
   name: string;
   winner: SkillCopy;
   shadowed: SkillCopy[]; // highest precedence first
+  skipped?: SkippedCopy[]; // within-root duplicates, never loaded
+  validName?: boolean; // false: Clarvis rejects the name, so it loads no copy
+}
+
+export interface UnloadedSkill {
+  path: string;
+  uri: string;
+  scope: string;
+  source: string;
+  reason: string;
 }
 
 export interface WorkspaceSkills {
@@ -26,6 +40,7 @@ export interface WorkspaceSkills {
   uri: string;
   roots: { index: number; path: string; scope: string; source: string }[];
   skills: EffectiveSkill[];
+  unloaded?: UnloadedSkill[]; // SKILL.md files that cannot load (no frontmatter, no description, bad YAML)
 }
 
 export interface EffectiveSkillsResult {
@@ -35,11 +50,15 @@ export interface EffectiveSkillsResult {
 type Node =
   | { kind: 'workspace'; workspace: WorkspaceSkills }
   | { kind: 'skill'; workspace: WorkspaceSkills; skill: EffectiveSkill }
-  | { kind: 'shadowed'; workspace: WorkspaceSkills; copy: SkillCopy };
+  | { kind: 'shadowed'; workspace: WorkspaceSkills; copy: SkillCopy }
+  | { kind: 'skipped'; workspace: WorkspaceSkills; copy: SkippedCopy }
+  | { kind: 'unloaded'; workspace: WorkspaceSkills; skill: UnloadedSkill };
 
 /**
  * The "Effective skills" view: every skill name with the copy Clarvis loads, and under it the copies it shadows
- * in precedence order. With several workspaces (nested ones included) each gets its own branch.
+ * in precedence order and the within-root duplicates it skips; then the SKILL.md files that cannot load, with the
+ * reason. A name Clarvis rejects is marked as not loaded. With several workspaces (nested ones included) each gets
+ * its own branch.
  */
 export class SkillsTree implements vscode.TreeDataProvider<Node> {
   private result: EffectiveSkillsResult = { workspaces: [] };
@@ -51,8 +70,12 @@ export class SkillsTree implements vscode.TreeDataProvider<Node> {
     this.changed.fire();
   }
 
+  /** The skills Clarvis loads: winners whose name it accepts. */
   get skillCount(): number {
-    return this.result.workspaces.reduce((count, workspace) => count + workspace.skills.length, 0);
+    return this.result.workspaces.reduce(
+      (count, workspace) => count + workspace.skills.filter((skill) => skill.validName !== false).length,
+      0,
+    );
   }
 
   getChildren(node?: Node): Node[] {
@@ -67,7 +90,11 @@ export class SkillsTree implements vscode.TreeDataProvider<Node> {
       return skillNodes(node.workspace);
     }
     if (node.kind === 'skill') {
-      return node.skill.shadowed.map((copy) => ({ kind: 'shadowed', workspace: node.workspace, copy }));
+      const { workspace } = node;
+      return [
+        ...node.skill.shadowed.map((copy): Node => ({ kind: 'shadowed', workspace, copy })),
+        ...(node.skill.skipped ?? []).map((copy): Node => ({ kind: 'skipped', workspace, copy })),
+      ];
     }
     return [];
   }
@@ -82,20 +109,43 @@ export class SkillsTree implements vscode.TreeDataProvider<Node> {
     }
     if (node.kind === 'skill') {
       const { skill } = node;
+      const hidden = skill.shadowed.length + (skill.skipped?.length ?? 0);
       const item = new vscode.TreeItem(
         skill.name,
-        skill.shadowed.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+        hidden > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
       );
-      item.description = origin(skill.winner);
+      item.description = skill.validName === false ? `not loaded: invalid name · ${origin(skill.winner)}` : origin(skill.winner);
       item.tooltip = new vscode.MarkdownString().appendText(
         skill.shadowed.length > 0
           ? `${skill.winner.path}\nwins over ${skill.shadowed.length} shadowed ${plural(skill.shadowed.length, 'copy', 'copies')}`
           : skill.winner.path,
       );
-      item.iconPath = new vscode.ThemeIcon('book');
+      item.iconPath = new vscode.ThemeIcon(skill.validName === false ? 'error' : 'book');
       item.resourceUri = vscode.Uri.parse(skill.winner.uri);
       item.command = openCommand(skill.winner);
       item.contextValue = 'skill';
+      return item;
+    }
+    if (node.kind === 'unloaded') {
+      const { skill } = node;
+      const item = new vscode.TreeItem(relative(node.workspace, skill), vscode.TreeItemCollapsibleState.None);
+      item.description = `not loaded · ${origin(skill)}`;
+      item.tooltip = new vscode.MarkdownString().appendText(`${skill.path}\n${skill.reason}`);
+      item.iconPath = new vscode.ThemeIcon('warning');
+      item.command = openCommand(skill);
+      item.contextValue = 'unloadedSkill';
+      return item;
+    }
+    if (node.kind === 'skipped') {
+      const { copy } = node;
+      const item = new vscode.TreeItem(relative(node.workspace, copy), vscode.TreeItemCollapsibleState.None);
+      item.description = `skipped · ${origin(copy)}`;
+      item.tooltip = new vscode.MarkdownString().appendText(
+        `${copy.path}\nnever loaded: ${copy.keptPath} in the same root declares the same name and comes first`,
+      );
+      item.iconPath = new vscode.ThemeIcon('circle-slash');
+      item.command = openCommand(copy);
+      item.contextValue = 'skippedSkill';
       return item;
     }
     const { copy } = node;
@@ -110,22 +160,25 @@ export class SkillsTree implements vscode.TreeDataProvider<Node> {
 }
 
 function skillNodes(workspace: WorkspaceSkills): Node[] {
-  return workspace.skills.map((skill) => ({ kind: 'skill', workspace, skill }));
+  return [
+    ...workspace.skills.map((skill): Node => ({ kind: 'skill', workspace, skill })),
+    ...(workspace.unloaded ?? []).map((skill): Node => ({ kind: 'unloaded', workspace, skill })),
+  ];
 }
 
 /** `scope/source` as `--list` prints it, e.g. `workspace/clarvis` or `workspace/plugin:quality`. */
-function origin(copy: SkillCopy): string {
+function origin(copy: { scope: string; source: string }): string {
   return copy.source ? `${copy.scope}/${copy.source}` : copy.scope;
 }
 
 /** The copy's skill directory, relative to the workspace when it is inside it (a user root is not). */
-function relative(workspace: WorkspaceSkills, copy: SkillCopy): string {
+function relative(workspace: WorkspaceSkills, copy: { path: string }): string {
   const directory = path.dirname(copy.path);
   const inside = path.relative(workspace.directory, directory);
   return inside.startsWith('..') || path.isAbsolute(inside) ? directory : inside;
 }
 
-function openCommand(copy: SkillCopy): vscode.Command {
+function openCommand(copy: { uri: string }): vscode.Command {
   return { title: 'Open SKILL.md', command: 'vscode.open', arguments: [vscode.Uri.parse(copy.uri)] };
 }
 
