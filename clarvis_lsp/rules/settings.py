@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.knowledge import settings as facts
-from clarvis_lsp.model import Fix, Range, Related, Severity
+from clarvis_lsp.model import Fix, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hook_list
 from clarvis_lsp.rules.jsonedit import json_string, remove_item, replace_value
-from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
+from clarvis_lsp.rules.jsonshape import is_string, report_unknown_field
 from clarvis_lsp.rules.mcp import check_mcp_servers
+from clarvis_lsp.rules.structure import check_structure
 
 UNKNOWN_FIELD = rule(
     "settings/unknown-field",
@@ -84,17 +85,13 @@ REQUIRES_TRUST = rule(
 
 
 def check_settings(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """Run every ``settings/*`` rule, then the hook and MCP rules on ``hooks`` and ``mcpServers``."""
+    """Run every ``settings/*`` rule, then the hook and MCP rules on ``hooks`` and ``mcpServers``: the type,
+    required and empty-value errors from ``settings.schema.json``'s annotations, then what the schema cannot say
+    (unknown fields against the fields configuration allows, Git URLs, installed plugins, trust)."""
+    check_structure(document, "settings", findings, _variables)
     root = document.root
-    if root is None:
-        return
     if not isinstance(root, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, root),
-            f'settings.json must be a JSON object such as {{"enabledPlugins": []}}, not {kind_phrase(root)}.',
-        )
-        return
+        return  # empty (json/syntax) or not an object (the schema's type error)
     scope = context.settings_scope
     owner = "workspace settings" if scope == "workspace" else "personal settings"
     known = (*facts.FIELDS, *context.extra_settings_fields)
@@ -106,43 +103,24 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             continue  # an earlier duplicate (json/duplicate-key) or a missing value (json/syntax)
         value = member.value
         key = member.key
-        field = facts.FIELD.get(key)
-        if key == "hooks":
-            if isinstance(value, JsonArray):
-                check_hook_list(document, value, findings, owner=owner)
-            else:
-                _invalid(
-                    document, value, findings, f'"hooks" must be an array of hook objects, not {kind_phrase(value)}.'
-                )
-        elif key == "mcpServers":
-            if isinstance(value, JsonObject):
-                check_mcp_servers(document, value, findings)
-            else:
-                _invalid(
-                    document,
-                    value,
-                    findings,
-                    f'"mcpServers" must be an object keyed by server name, not {kind_phrase(value)}.',
-                )
-        elif key == "marketplaces":
+        if key == "hooks" and isinstance(value, JsonArray):
+            check_hook_list(document, value, findings, owner=owner)
+        elif key == "mcpServers" and isinstance(value, JsonObject):
+            check_mcp_servers(document, value, findings)
+        elif key == "marketplaces" and isinstance(value, JsonArray):
             _check_marketplaces(document, value, findings)
-        elif key == "enabledPlugins":
+        elif key == "enabledPlugins" and isinstance(value, JsonArray):
             _check_enabled_plugins(document, value, context, findings)
-        elif key in facts.CAPABILITY_FIELDS:
-            _check_provider(document, member, value, findings)
-        elif (
-            field is not None and field.types == ("string",) and (not is_string(value) or not str(value.value).strip())
-        ):
-            shown = "empty" if is_string(value) else kind_phrase(value)
-            _invalid(document, value, findings, f'"{key}" must be a non-empty string, not {shown}.')
     if scope == "workspace":
         _check_trust(document, root, findings)
 
 
-def _invalid(
-    document: JsonDocument, node: JsonNode, findings: Findings, message: str, *, where: Range | None = None
-) -> None:
-    findings.add(INVALID_VALUE.code, where or value_range(document, node), message)
+def _variables(node: JsonNode) -> dict[str, str]:
+    """``$field``: the top-level field holding ``node`` (``memory`` for ``memory.provider``)."""
+    field = node
+    while field.parent is not None and field.parent.parent is not None:
+        field = field.parent
+    return {"field": field.member.key} if field.member is not None else {}
 
 
 def _unknown_field(document: JsonDocument, member: JsonMember, known: tuple[str, ...], findings: Findings) -> None:
@@ -159,14 +137,9 @@ def _unknown_field(document: JsonDocument, member: JsonMember, known: tuple[str,
     )
 
 
-def _check_marketplaces(document: JsonDocument, value: JsonNode, findings: Findings) -> None:
-    if not isinstance(value, JsonArray):
-        _invalid(document, value, findings, f'"marketplaces" must be an array of Git URLs, not {kind_phrase(value)}.')
-        return
+def _check_marketplaces(document: JsonDocument, value: JsonArray, findings: Findings) -> None:
     for item in value.items:
-        if not is_string(item):
-            _invalid(document, item, findings, f"Each marketplace must be a Git URL string, not {kind_phrase(item)}.")
-        elif facts.GIT_URL.match(str(item.value)) is None:
+        if is_string(item) and facts.GIT_URL.match(str(item.value)) is None:
             findings.add(
                 INVALID_MARKETPLACE.code,
                 document.node_range(item),
@@ -176,21 +149,14 @@ def _check_marketplaces(document: JsonDocument, value: JsonNode, findings: Findi
 
 
 def _check_enabled_plugins(
-    document: JsonDocument, value: JsonNode, context: JsonFileContext, findings: Findings
+    document: JsonDocument, value: JsonArray, context: JsonFileContext, findings: Findings
 ) -> None:
-    if not isinstance(value, JsonArray):
-        _invalid(
-            document, value, findings, f'"enabledPlugins" must be an array of plugin names, not {kind_phrase(value)}.'
-        )
-        return
     first_seen: dict[str, JsonNode] = {}
     installed = sorted(context.plugins)
     enabled = {str(item.value) for item in value.items if is_string(item)}
     for item in value.items:
         if not is_string(item) or not str(item.value):
-            shown = "an empty string" if is_string(item) else kind_phrase(item)
-            _invalid(document, item, findings, f"Each enabledPlugins entry must be a plugin name, not {shown}.")
-            continue
+            continue  # the schema's type or empty-value error
         name = str(item.value)
         first = first_seen.get(name)
         if first is not None:
@@ -238,32 +204,6 @@ def _check_enabled_plugins(
             f".clarvis/plugins/{name}/ or ~/.clarvis/plugins/{name}/, or correct the name.{advice}",
             fixes=fixes,
         )
-
-
-def _check_provider(document: JsonDocument, member: JsonMember, value: JsonNode, findings: Findings) -> None:
-    key = member.key
-    if not isinstance(value, JsonObject):
-        _invalid(
-            document,
-            value,
-            findings,
-            f'"{key}" must be an object with a "provider", such as {{"provider": "name"}}, not {kind_phrase(value)}.',
-        )
-        return
-    provider = value.get("provider")
-    if provider is None:
-        _invalid(
-            document,
-            value,
-            findings,
-            f'"{key}" has no "provider": add "provider" with the name of the provider that serves {key}.',
-            where=document.key_range(member),
-        )
-        return
-    node = provider.value
-    if node is not None and (not is_string(node) or not str(node.value).strip()):
-        shown = "empty" if is_string(node) else kind_phrase(node)
-        _invalid(document, node, findings, f'"{key}.provider" must be a provider name (a string), not {shown}.')
 
 
 def _check_trust(document: JsonDocument, root: JsonObject, findings: Findings) -> None:

@@ -13,13 +13,14 @@ value is, "a number"; ``$text``: the value as written; plus the variables the ru
 place, such as ``$label``), and an optional ``severity`` overrides the rule's. An optional ``when`` (a value
 kind: ``"number"``, ``"string"``…) makes the entry apply to values of that kind only, so a number written for a
 string can be told how to quote it; the first entry that applies wins. ``"at": "opening"`` reports a container
-on its opening bracket instead of its whole body. One value gets one finding per code: the first failing keyword
-in the schema's order speaks. A ``required`` error looks for its
-annotation on the missing property's schema first (what its absence means belongs to it), then on the object's.
-An ``additionalProperties`` error reports every unknown member through ``report_unknown_field``, with its
-did-you-mean and its rename and remove fixes. A value that fits none of an annotated ``anyOf``'s alternatives
-is reported by the alternative that takes its type (an empty array of tool names), else by the ``anyOf``'s own
-annotation. A failing keyword without an annotation is checked by a
+on its opening bracket instead of its whole body, ``"at": "key"`` on the key it is written under. One value gets
+one finding per code: the first failing keyword in the schema's order speaks.
+
+A ``required`` error looks for its annotation on the missing property's schema first (what its absence means
+belongs to it), then on the object's. An ``additionalProperties`` error reports every unknown member through
+``report_unknown_field``, with its did-you-mean and its rename and remove fixes. A value that fits none of an
+annotated ``anyOf``'s alternatives is reported by the alternative that takes its type (an empty array of tool
+names), else by the ``anyOf``'s own annotation. A failing keyword without an annotation is checked by a
 hand-written rule of the family (or not at all): the schema says what a value must be, the rule what Clarvis
 makes of it.
 
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject, to_python
 from clarvis_lsp.knowledge import schemas
-from clarvis_lsp.model import Severity
+from clarvis_lsp.model import Range, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field
 
@@ -208,7 +209,7 @@ class _Run:
                 if annotation is not None:
                     self.findings.add(
                         annotation["code"],
-                        opening(document, node),
+                        self._range(annotation, node, default=opening(document, node)),
                         _message(annotation, self._values(node, key)),
                         severity=_severity(annotation),
                     )
@@ -232,13 +233,22 @@ class _Run:
         if (id(node), annotation["code"]) in self.reported:
             return
         self.reported.add((id(node), annotation["code"]))
-        where = opening(self.document, node) if annotation.get("at") == "opening" and node.is_container else None
         self.findings.add(
             annotation["code"],
-            where or self.document.node_range(node),
+            self._range(annotation, node, default=self.document.node_range(node)),
             _message(annotation, self._values(node, key)),
             severity=_severity(annotation),
         )
+
+    def _range(self, annotation: Mapping[str, str], node: JsonNode, *, default: Range) -> Range:
+        """Where the finding goes: by default the value (a missing member: the object's opening bracket);
+        ``"at": "opening"`` a container's opening bracket; ``"at": "key"`` the key the value is written under."""
+        at = annotation.get("at")
+        if at == "opening" and node.is_container:
+            return opening(self.document, node)
+        if at == "key" and node.member is not None:
+            return self.document.key_range(node.member)
+        return default
 
     def _values(self, node: JsonNode, key: str) -> dict[str, str]:
         values = {"key": key, "kind": kind_phrase(node), "text": self.document.text[node.start : node.end]}

@@ -36,6 +36,7 @@ TEMPLATE_VARIABLES = {
     "timeout_min": "1",
     "timeout_max": "60000",
     "on_failure_values": '"pass" or "deny"',
+    "field": "memory",  # settings
 }
 FAMILY_OF_SCHEMA = {
     "marketplace": "marketplace",
@@ -76,7 +77,7 @@ def test_every_annotation_names_a_declared_code_a_keyword_beside_it_and_a_comple
     name: str, where: str, schema: Mapping[str, Any], annotation: Mapping[str, Any]
 ) -> None:
     assert set(annotation) <= {"keyword", "code", "message", "severity", "when", "at"}, where
-    assert annotation.get("at", "opening") == "opening", where
+    assert annotation.get("at", "opening") in ("opening", "key"), where
     assert annotation["code"] in RULES, where
     family = FAMILY_OF_SCHEMA.get(name)
     if family is not None:
