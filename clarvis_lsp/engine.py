@@ -219,12 +219,9 @@ class WorkspaceEngine:
                 try:
                     is_file = entry.is_file(follow_symlinks=follow)
                     # A FIFO, socket or device under a recognised name is checked too: it gets a finding.
-                    # So is a symlink when symlinks are off: it gets discovery/symlink-ignored, and is never read.
-                    is_special = (
-                        not is_file
-                        and not entry.is_dir(follow_symlinks=False)
-                        and (not follow or not entry.is_symlink())
-                    )
+                    # So is a symlink when symlinks are off (discovery/symlink-ignored, never read), and a dangling
+                    # link or a link to a device when they are followed (discovery/unreadable).
+                    is_special = not is_file and not entry.is_dir(follow_symlinks=follow)
                 except OSError:
                     continue
                 if is_file or is_special:
@@ -277,7 +274,11 @@ class WorkspaceEngine:
             if not any(item.code == SYMLINK_IGNORED.code for item in self.cross_by_path().get(path, [])):
                 link = why.removesuffix(f" {SYMLINK_REFUSED}")
                 found = manifest_findings([DiscoveryWarning("symlink-ignored", path, f"{link} is a symlink")])
-        elif not found and why is not None:
+        elif (
+            not found
+            and why is not None
+            and not any(item.code == UNREADABLE.code for item in self.cross_by_path().get(path, []))
+        ):  # discovery reports an unreadable SKILL.md of a root itself
             start = Position(0, 0)
             found = [
                 Diagnostic(

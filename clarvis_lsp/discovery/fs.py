@@ -35,6 +35,8 @@ def read_regular_file(
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
+        if os.path.islink(path):
+            return None, f"{path} is a broken symlink"
         return None, f"{path} disappeared during the scan"
     except OSError as error:
         if not follow_symlinks and os.path.islink(path):
