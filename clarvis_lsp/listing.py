@@ -19,6 +19,11 @@ from clarvis_lsp.discovery import SkillInfo, SkillRegistry, SkillRoot
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 
 
+def origin_label(scope: str, source: str) -> str:
+    """``scope/source`` as ``--list`` prints it (``workspace/clarvis``, or just ``workspace``)."""
+    return f"{scope}/{source}" if source else scope
+
+
 @dataclass(frozen=True)
 class SkillCopy:
     """One copy of a skill: where it is and the root it was found in."""
@@ -32,8 +37,7 @@ class SkillCopy:
 
     @property
     def label(self) -> str:
-        """``scope/source`` as ``--list`` prints it (``workspace/clarvis``, or just ``workspace``)."""
-        return f"{self.scope}/{self.source}" if self.source else self.scope
+        return origin_label(self.scope, self.source)
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ class UnloadedSkill:
 
     @property
     def label(self) -> str:
-        return f"{self.scope}/{self.source}" if self.source else self.scope
+        return origin_label(self.scope, self.source)
 
 
 @dataclass(frozen=True)
@@ -113,8 +117,7 @@ def format_listing(workspaces: list[WorkspaceSkills], display: Callable[[Path], 
     for workspace in workspaces:
         lines.append(f"# workspace {display(workspace.directory)}")
         for index, root in enumerate(workspace.roots):
-            label = f"{root.scope}/{root.source}" if root.source else root.scope
-            lines.append(f"#   root {index}: {display(Path(root.path))} ({label})")
+            lines.append(f"#   root {index}: {display(Path(root.path))} ({origin_label(root.scope, root.source)})")
         for skill in workspace.skills:
             line = f"{skill.name}\t{display(skill.winner.path)}\t{skill.winner.label}"
             lines.append(line if skill.valid_name else f"{line}\tnot loaded: invalid name")
