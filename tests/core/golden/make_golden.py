@@ -3,6 +3,11 @@
 Run it on the code *before* a JSON rule family changes how it finds its errors (``python
 tests/core/golden/make_golden.py``), review the diff of ``structural.json``, and commit it with the change; the
 differential test (``tests/core/test_structural_differential.py``) then proves the findings stayed identical.
+
+When a deliberate change of a message or a fix lands later, record again with the old structural code and the new
+change: export the current tree (``git archive HEAD | tar -x -C /tmp/before``), put back there the rule modules
+as they were before the schema-driven checks, and run ``PYTHONPATH=/tmp/before python
+/tmp/before/tests/core/golden/make_golden.py``; only the deliberately changed findings may differ from the record.
 """
 
 from __future__ import annotations
