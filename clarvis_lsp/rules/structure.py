@@ -38,7 +38,7 @@ import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject, to_python
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.knowledge import schemas
 from clarvis_lsp.model import Range, Severity
 from clarvis_lsp.rules.base import Findings
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 ERROR_ANNOTATION = "x-clarvis-errors"
 NONBLANK = "x-clarvis-nonblank"
+MAX_DEPTH = 64  # nesting the validated value keeps; the schemas describe at most a handful of levels
 
 Variables = Callable[[JsonNode], Mapping[str, str]]
 """The message variables a family computes for the node an error is about (``$label`` of an entry, …)."""
@@ -78,23 +79,43 @@ def check_structure(
 
 def _instance(root: JsonNode) -> Any:
     """The document as ``json.loads`` would give it (the last of duplicate keys wins, an invalid value is
-    ``None``), except that a member written without a value is kept, as ``None``: it is no unknown or missing
-    member to report, and any error about its value is dropped by ``_locate``."""
-    result = to_python(root)
-    pending: list[tuple[JsonNode, Any]] = [(root, result)]
+    ``None``), except that
+
+    - a member written without a value is kept, as ``None``: it is no unknown or missing member to report, and any
+      error about its value is dropped by ``_locate``;
+    - containers deeper than ``MAX_DEPTH`` are left empty: no schema describes values that deep, and jsonschema
+      (which recurses, in its messages too) must never see a 100,000-deep array.
+
+    Built without recursion."""
+    result = _shallow(root)
+    pending: list[tuple[JsonNode, Any, int]] = [(root, result, 1)]
     while pending:
-        node, value = pending.pop()
-        if isinstance(node, JsonObject) and isinstance(value, dict):
+        node, value, depth = pending.pop()
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(node, JsonObject):
             for member in node.members:
                 if node.get(member.key) is not member:
                     continue  # an earlier duplicate: JSON.parse keeps the last
-                if member.value is None:
-                    value[member.key] = None
-                elif member.value.is_container:
-                    pending.append((member.value, value[member.key]))
-        elif isinstance(node, JsonArray) and isinstance(value, list):
-            pending.extend((item, value[index]) for index, item in enumerate(node.items) if item.is_container)
+                child = member.value
+                value[member.key] = None if child is None else _shallow(child)
+                if child is not None and child.is_container:
+                    pending.append((child, value[member.key], depth + 1))
+        elif isinstance(node, JsonArray):
+            for item in node.items:
+                value.append(_shallow(item))
+                if item.is_container:
+                    pending.append((item, value[-1], depth + 1))
     return result
+
+
+def _shallow(node: JsonNode) -> Any:
+    """A scalar's value, or an empty container to fill."""
+    if isinstance(node, JsonObject):
+        return {}
+    if isinstance(node, JsonArray):
+        return []
+    return node.value
 
 
 @functools.cache

@@ -160,3 +160,22 @@ def test_a_kind_specific_message_comes_before_the_general_one_it_refines() -> No
             assert key not in general, f"{name}{where[1:]}: the {annotation['when']} message is unreachable"
         else:
             general.add(key)
+
+
+def test_a_100000_deep_document_gets_its_type_error_not_a_failed_rule(tmp_path: Path) -> None:
+    """jsonschema recurses (its messages repr the value): the validated value keeps only the depth a schema can
+    describe, so a hostile nesting is an ordinary type error."""
+    depth = 100_000
+    plugin = tmp_path / ".clarvis" / "plugins" / "deep" / "plugin.json"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text("[" * depth + "]" * depth, encoding="utf-8")
+    (tmp_path / "marketplace.json").write_text('{"a":' * depth + "1" + "}" * depth, encoding="utf-8")
+    result = run_check(tmp_path)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert "internal/rule-failed" not in result.stdout
+    assert (
+        ".clarvis/plugins/deep/plugin.json:1:1: error[plugin/invalid-value] plugin.json must be a JSON object such "
+        'as {"name": "deep"}, not an array.' in lines
+    )
+    assert any(line.startswith("marketplace.json:1:2: warning[marketplace/unknown-field]") for line in lines)
