@@ -254,7 +254,7 @@ def _wait(process: subprocess.Popen[bytes], started: float, timeout: float, peak
 
 
 def run_check(
-    hostile: Hostile, home: Path, *, prefix: tuple[str, ...] = (), python: str = sys.executable, timeout: float = 300
+    hostile: Hostile, home: Path, *, prefix: tuple[str, ...] = (), python: str = sys.executable, timeout: float = 180
 ) -> Measured:
     """``clarvis-lsp --check`` on the input (JSON output), as ``prefix`` (e.g. another user) when given."""
     peak = peak_file()
@@ -285,7 +285,7 @@ def _frame(message: dict[str, object]) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def run_server(hostile: Hostile, *, timeout: float = 300) -> Measured:
+def run_server(hostile: Hostile, *, timeout: float = 180) -> Measured:
     """The server on the input, as an editor that opened the workspace: a diagnostic pull (which waits for the first
     scan) and a hover on every file, read from disk, then ``shutdown`` and ``exit`` once every request is answered."""
     ws = hostile.workspace

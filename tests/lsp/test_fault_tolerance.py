@@ -6,6 +6,7 @@ that raises (answered as that request's error alone). Malformed params, stale ve
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -61,7 +62,7 @@ async def test_requests_for_unopened_documents_are_answered(client: ClarvisClien
     fifo.parent.mkdir(parents=True)
     os.mkfifo(fifo)  # a blocking read would hang the server, and every request after it
     for path in (on_disk, missing, fifo, workspace / "not-a-clarvis-file.txt"):
-        await _every_request(client, path)
+        await asyncio.wait_for(_every_request(client, path), 60)  # a hang is a failure, not a stuck run
     # The disk copy of an unopened document is what hover reads.
     found = await client.text_document_hover_async(
         types.HoverParams(text_document=_doc(on_disk), position=types.Position(1, 2))
