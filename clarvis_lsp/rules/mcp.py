@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.knowledge import mcp
 from clarvis_lsp.model import Fix, Severity
 from clarvis_lsp.rules.base import Findings, closest, one_of
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value, source_offsets
 from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
+from clarvis_lsp.rules.structure import check_structure
 
 VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -147,20 +148,28 @@ def _check_server_name(document: JsonDocument, member: JsonMember, findings: Fin
 
 
 def check_mcp_server(document: JsonDocument, owner: JsonMember, server: JsonNode, findings: Findings) -> None:
-    """Check one server object, the value of the ``mcpServers`` member ``owner``."""
-    name = owner.key
+    """Check one server object, the value of the ``mcpServers`` member ``owner``: the types and unknown fields from
+    ``mcp-server.schema.json``'s annotations (except in the fields its transport forbids, reported as such), then
+    the transport's required and forbidden fields and the ``${VAR}`` references."""
     if not isinstance(server, JsonObject):
-        findings.add(
-            INVALID_VALUE.code,
-            value_range(document, server),
-            f'The MCP server "{name}" must be an object such as {{"command": "..."}} or '
-            f'{{"type": "http", "url": "https://..."}}, not {kind_phrase(server)}.',
-        )
+        check_structure(document, "mcp-server", findings, node=server)
         return
     transport = _check_type(document, server, findings)
-    forbidden: tuple[str, ...] = ()
+    forbidden = mcp.FORBIDDEN[transport] if transport is not None else ()
+
+    def variables(node: JsonNode) -> dict[str, str]:
+        field = _field_of(server, node)
+        return {"field": field} if field is not None else {}
+
+    check_structure(
+        document,
+        "mcp-server",
+        findings,
+        variables,
+        node=server,
+        exempt=lambda node: _field_of(server, node) in forbidden,
+    )
     if transport is not None:
-        forbidden = mcp.FORBIDDEN[transport]
         if "command" in mcp.REQUIRED[transport]:
             _check_command(document, owner, server, findings)
         if "url" in mcp.REQUIRED[transport]:
@@ -168,10 +177,21 @@ def check_mcp_server(document: JsonDocument, owner: JsonMember, server: JsonNode
     for member in server.members:
         if member.key in forbidden:
             _report_forbidden(document, member, transport or "", findings)
-        elif member.key not in mcp.FIELDS:
-            _unknown_field(document, member, findings)
-        elif member.value is not None and server.get(member.key) is member:
-            _check_field_type(document, member, member.value, findings)
+        elif (
+            isinstance(member.value, JsonObject)
+            and server.get(member.key) is member
+            and member.key in mcp.FIELD
+            and mcp.FIELD[member.key].types == ("object",)
+        ):
+            _check_string_map(document, member.key, member.value, findings)
+
+
+def _field_of(server: JsonObject, node: JsonNode) -> str | None:
+    """The field of ``server`` holding ``node`` (``args`` for an item of ``args``); None for the server itself."""
+    current: JsonNode | None = node
+    while current is not None and current.parent is not server:
+        current = current.parent
+    return current.member.key if current is not None and current.member is not None else None
 
 
 def _check_type(document: JsonDocument, server: JsonObject, findings: Findings) -> str | None:
@@ -278,53 +298,20 @@ def _invalid(document: JsonDocument, node: JsonNode, findings: Findings, message
     findings.add(INVALID_VALUE.code, value_range(document, node), message)
 
 
-def _check_field_type(document: JsonDocument, member: JsonMember, value: JsonNode, findings: Findings) -> None:
-    """Check a value against the JSON type the schema gives its field (``type`` itself is ``mcp/unknown-type``'s)."""
-    key = member.key
-    types = mcp.FIELD[key].types
-    if key == "type":
-        return
-    if types == ("string",):
-        if not is_string(value):
-            _invalid(document, value, findings, f'"{key}" must be a string, not {kind_phrase(value)}.')
-    elif types == ("boolean",):
-        if value.kind != "boolean":
-            _invalid(document, value, findings, f'"{key}" must be true or false, not {kind_phrase(value)}.')
-    elif types == ("array",):
-        if not isinstance(value, JsonArray):
+def _check_string_map(document: JsonDocument, key: str, value: JsonObject, findings: Findings) -> None:
+    """Each value of ``env`` or ``headers`` as written, duplicates included: a string, with well-formed ``${VAR}``."""
+    for entry in value.members:
+        if entry.value is None:
+            continue
+        if not is_string(entry.value):
             _invalid(
                 document,
-                value,
+                entry.value,
                 findings,
-                f'"{key}" must be an array of strings such as ["serve"], not {kind_phrase(value)}.',
+                f'The {key} value "{entry.key}" must be a string, not {kind_phrase(entry.value)}: quote it.',
             )
-            return
-        for item in value.items:
-            if not is_string(item):
-                _invalid(
-                    document, item, findings, f'Each "{key}" entry must be a string, not {kind_phrase(item)}: quote it.'
-                )
-    elif types == ("object",):
-        if not isinstance(value, JsonObject):
-            _invalid(
-                document,
-                value,
-                findings,
-                f'"{key}" must be an object mapping names to strings, not {kind_phrase(value)}.',
-            )
-            return
-        for entry in value.members:
-            if entry.value is None:
-                continue
-            if not is_string(entry.value):
-                _invalid(
-                    document,
-                    entry.value,
-                    findings,
-                    f'The {key} value "{entry.key}" must be a string, not {kind_phrase(entry.value)}: quote it.',
-                )
-                continue
-            _check_interpolation(document, key, entry, entry.value, findings)
+            continue
+        _check_interpolation(document, key, entry, entry.value, findings)
 
 
 _REFERENCE = re.compile(r"\$\{([^}\s\"]*)(\})?")

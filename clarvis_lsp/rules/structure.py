@@ -38,7 +38,7 @@ import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.knowledge import schemas
 from clarvis_lsp.model import Range, Severity
 from clarvis_lsp.rules.base import Findings
@@ -63,16 +63,18 @@ def check_structure(
     variables: Variables | None = None,
     *,
     node: JsonNode | None = None,
+    exempt: Callable[[JsonNode], bool] | None = None,
 ) -> None:
     """Validate ``document`` (or its value ``node``: one hook of a list) against the schema ``schema`` and report
     each annotated error on its node.
 
     Only the annotations written in ``schema``'s own file count: a value the schema takes from another file by
-    ``$ref`` (the hooks of a plugin.json, its MCP servers) is checked by that family on its own."""
+    ``$ref`` (the hooks of a plugin.json, its MCP servers) is checked by that family on its own. ``exempt`` names
+    values whose errors a hand-written rule reports instead (a field the MCP transport forbids: its type is moot)."""
     root = document.root if node is None else node
     if root is None:
         return  # json/syntax says the file is empty
-    run = _Run(document, root, schema, findings, variables)
+    run = _Run(document, root, schema, findings, variables, exempt)
     for error in _validator(schema).iter_errors(_instance(root)):
         run.report(error)
 
@@ -170,7 +172,13 @@ class _Run:
     """One validation of one value: where its errors go, and which are already reported."""
 
     def __init__(
-        self, document: JsonDocument, root: JsonNode, schema: str, findings: Findings, variables: Variables | None
+        self,
+        document: JsonDocument,
+        root: JsonNode,
+        schema: str,
+        findings: Findings,
+        variables: Variables | None,
+        exempt: Callable[[JsonNode], bool] | None,
     ) -> None:
         self.document = document
         self.root = root
@@ -178,18 +186,19 @@ class _Run:
         self.validator = _validator(schema)
         self.findings = findings
         self.variables = variables
+        self.exempt = exempt
         # (node, keyword) for the errors jsonschema repeats per member, (node, code) for one finding per value:
         # the first failing keyword in the schema's order speaks (``0.5`` as a timeout is not whole, first).
         self.reported: set[tuple[int, str]] = set()
 
     def report(self, error: ValidationError) -> None:
         keyword = str(error.validator)
-        node, member = _locate(self.root, list(error.relative_path))
+        node = _locate(self.root, list(error.relative_path))
         schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
-        if node is None or id(schema) not in self.own:
-            return  # a member without a value (json/syntax reports it), or another family's schema
+        if node is None or id(schema) not in self.own or (self.exempt is not None and self.exempt(node)):
+            return  # a member without a value (json/syntax), another family's schema, or a hand-written rule's
         if keyword == "anyOf":
-            self._report_alternatives(error, node, member, schema)
+            self._report_alternatives(error, node, schema)
         elif keyword in ("required", "additionalProperties"):
             if (id(node), keyword) not in self.reported:  # every missing or unknown member is reported at once
                 self.reported.add((id(node), keyword))
@@ -198,11 +207,9 @@ class _Run:
         else:
             annotation = _annotation(schema, keyword, node.kind)
             if annotation is not None:
-                self._report_value(annotation, node, member.key if member is not None else "")
+                self._report_value(annotation, node, node.member.key if node.member is not None else "")
 
-    def _report_alternatives(
-        self, error: ValidationError, node: JsonNode, member: JsonMember | None, schema: Mapping[str, Any]
-    ) -> None:
+    def _report_alternatives(self, error: ValidationError, node: JsonNode, schema: Mapping[str, Any]) -> None:
         """A value that fits none of ``anyOf``'s alternatives: when one alternative takes its type, that one's
         errors (an empty array of tool names); otherwise the annotation of ``anyOf`` itself. An ``anyOf`` without an
         annotation is left to a hand-written rule."""
@@ -217,7 +224,7 @@ class _Run:
                     if inner.relative_schema_path and inner.relative_schema_path[0] == index:
                         self.report(_rooted(inner, error))
                 return
-        self._report_value(annotation, node, member.key if member is not None else "")
+        self._report_value(annotation, node, node.member.key if node.member is not None else "")
 
     def _report_members(
         self, error: ValidationError, keyword: str, node: JsonObject, schema: Mapping[str, Any]
@@ -284,20 +291,18 @@ def _rooted(inner: ValidationError, outer: ValidationError) -> ValidationError:
     return inner
 
 
-def _locate(root: JsonNode, path: list[Any]) -> tuple[JsonNode | None, JsonMember | None]:
-    """The node an instance path names and the member holding it (the last of duplicate keys, as JSON.parse)."""
+def _locate(root: JsonNode, path: list[Any]) -> JsonNode | None:
+    """The node an instance path names (under the last of duplicate keys, as JSON.parse keeps); None for a member
+    written without a value."""
     node: JsonNode | None = root
-    member: JsonMember | None = None
     for part in path:
         if isinstance(node, JsonObject) and isinstance(part, str):
-            member = node.get(part)
-            node = member.value if member is not None else None
+            node = node.value_of(part)
         elif isinstance(node, JsonArray) and isinstance(part, int) and 0 <= part < len(node.items):
-            member = None
             node = node.items[part]
         else:
-            return None, None
-    return node, member
+            return None
+    return node
 
 
 def _missing(node: JsonObject, error: ValidationError) -> list[str]:

@@ -69,7 +69,7 @@ IDS = [
 
 
 def test_the_json_kinds_are_annotated() -> None:
-    assert {name for name, *_ in ANNOTATIONS} >= {"marketplace", "plugin", "hook"}
+    assert {name for name, *_ in ANNOTATIONS} >= {"marketplace", "plugin", "hook", "settings", "mcp-server"}
 
 
 @pytest.mark.parametrize(("name", "where", "schema", "annotation"), ANNOTATIONS, ids=IDS)
@@ -179,3 +179,17 @@ def test_a_100000_deep_document_gets_its_type_error_not_a_failed_rule(tmp_path: 
         'as {"name": "deep"}, not an array.' in lines
     )
     assert any(line.startswith("marketplace.json:1:2: warning[marketplace/unknown-field]") for line in lines)
+
+
+def test_a_field_the_transport_forbids_is_reported_as_forbidden_not_as_a_wrong_type(tmp_path: Path) -> None:
+    settings = tmp_path / ".clarvis" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"mcpServers": {"db": {"command": "db", "url": 3, "args": "serve"}}}\n', encoding="utf-8")
+    result = run_check(tmp_path)
+    mcp = [line for line in result.stdout.splitlines() if "[mcp/" in line]
+    assert mcp == [
+        '.clarvis/settings.json:1:41: error[mcp/field-not-allowed] "url" is only for the http and sse transports; a '
+        'stdio server uses "command" (a server without "type" is stdio): remove it, or change the server\'s type.',
+        '.clarvis/settings.json:1:59: error[mcp/invalid-value] "args" must be an array of strings such as ["serve"], '
+        "not a string.",
+    ]
