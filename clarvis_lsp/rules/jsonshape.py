@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonNode
 from clarvis_lsp.model import Fix, Range
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.jsonedit import remove_member, rename_key
@@ -66,19 +66,3 @@ def report_unknown_field(
     else:
         message += no_suggestion_tail if no_suggestion_tail is not None else f" Known fields: {', '.join(known)}."
     findings.add(code, document.key_range(member), message, fixes=fixes)
-
-
-def report_unknown_fields(
-    document: JsonDocument, node: JsonObject, known: Sequence[str], findings: Findings, *, code: str, where: str
-) -> None:
-    """Report every member of ``node`` outside ``known`` (the tolerant files: Clarvis reports, never acts)."""
-    for member in node.members:
-        if member.key not in known:
-            report_unknown_field(
-                document,
-                member,
-                known,
-                findings,
-                code=code,
-                message=f'Unknown field "{member.key}" in {where}: Clarvis ignores it.',
-            )
