@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from clarvis_lsp import __version__
@@ -109,6 +110,8 @@ class ClarvisServer(LanguageServer):
             async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
                 try:
                     return await handler(*args, **kwargs)
+                except JsonRpcException:  # a deliberate answer (a refused rename), not a failure to log
+                    raise
                 except Exception:
                     report()
                     raise
