@@ -24,6 +24,7 @@ from clarvis_lsp.server.features import (
     diagnostics,
     hover,
     lifecycle,
+    links,
     rename,
     skills,
     symbols,
@@ -63,6 +64,7 @@ METHODS: tuple[Method, ...] = (
     Method(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, symbols.document_symbol),
     Method(types.WORKSPACE_SYMBOL, symbols.workspace_symbol),
     Method(types.TEXT_DOCUMENT_CODE_LENS, code_lens.code_lens, code_lens.OPTIONS),
+    Method(types.TEXT_DOCUMENT_DOCUMENT_LINK, links.document_link, links.OPTIONS),
     Method(EFFECTIVE_SKILLS, skills.effective_skills_request),
 )
 

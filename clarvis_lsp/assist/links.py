@@ -1,0 +1,173 @@
+"""Document links, protocol-free: the files a document names, so the editor can open them with a click.
+
+- a SKILL.md body: its relative Markdown links and images (``[text](references/api.md)``, ``[x]: path``),
+  outside fenced code, resolved against the skill directory;
+- a plugin.json: its ``hooks`` path (the one path its schema declares), resolved against the plugin directory;
+- the hooks of settings.json, plugin.json and hooks documents: the words of a hook's ``command`` that are
+  relative paths (``./scripts/check.sh``, ``bash scripts/lint.sh``), resolved against the plugin directory for a
+  plugin's hooks and against the workspace (the directory holding ``.clarvis``) for settings.
+
+Only a link whose target exists (on disk, or as an open buffer) is returned: a link the editor cannot open would
+only mislead, and the missing targets are already diagnostics.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Container, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
+from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.documents.text import strip_bom
+from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.knowledge import layout
+from clarvis_lsp.model import Range
+
+__all__ = ["DocumentLink", "body_links", "document_links"]
+
+MAX_LINKS = 5000  # an editor draws every link: a huge generated file gets the first ones
+_MAX_DEPTH = 8  # how deep hook objects are looked for in a JSON document
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_INLINE = re.compile(r"\]\(\s*(<[^<>\n]*>|[^\s()<>]+)")
+_DEFINITION = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)")
+_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+
+
+@dataclass(frozen=True)
+class DocumentLink:
+    """A range of the document that names an existing file ``target``."""
+
+    range: Range
+    target: Path
+    tooltip: str
+
+
+def document_links(
+    kind: FileKind | None, path: Path, text: str, open_files: Container[Path] = ()
+) -> list[DocumentLink]:
+    """The links of a document of ``kind`` whose target exists (``open_files``: the editor's open documents, which
+    exist before they are saved); at most ``MAX_LINKS``. Never raises on broken input: what parsed is linked."""
+    text = strip_bom(text)
+    found: list[DocumentLink] = []
+    if kind is FileKind.SKILL:
+        document = parse_skill(path, text)
+        for where, written in body_links(document):
+            target = _resolve(written, path.parent)
+            if target is not None and _exists(target, open_files):
+                found.append(DocumentLink(where, target, f"Open {written}"))
+    elif kind in (FileKind.PLUGIN, FileKind.HOOKS, FileKind.SETTINGS):
+        found = list(_json_links(kind, path, parse_json(text), open_files))
+    return found[:MAX_LINKS]
+
+
+# -- SKILL.md ----------------------------------------------------------------------------------------------------
+
+
+def body_links(document: SkillDocument) -> Iterator[tuple[Range, str]]:
+    """Each link destination of the body as written, with its range: inline links and images, and link reference
+    definitions; not inside fenced code or code spans."""
+    lines = document.lines
+    fence: str | None = None
+    for line in range(document.body_start_line, lines.line_count):
+        text = lines.line_text(line)
+        if fence is not None:
+            stripped = text.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        opening = _FENCE.match(text)
+        if opening is not None:
+            fence = opening.group(1)
+            continue
+        masked = _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), text)
+        start = lines.line_start(line)
+        definition = _DEFINITION.match(masked)
+        matches = [definition] if definition is not None else list(_INLINE.finditer(masked))
+        for match in matches:
+            begin, end = match.span(1)
+            written = text[begin:end]
+            if written.startswith("<"):
+                begin, end, written = begin + 1, end - 1, written[1:-1]
+            if written:
+                yield lines.range(start + begin, start + end), written
+
+
+def _resolve(written: str, base: Path) -> Path | None:
+    """A relative destination as a path under ``base``; None for a URL, an anchor or an absolute path."""
+    target = unquote(written.split("#", 1)[0].split("?", 1)[0])
+    if not target or _SCHEME.match(target) or target.startswith(("/", "\\", "~")):
+        return None
+    return Path(os.path.normpath(base / target))
+
+
+def _exists(target: Path, open_files: Container[Path]) -> bool:
+    return target in open_files or os.path.exists(target)
+
+
+# -- plugin.json and hooks ---------------------------------------------------------------------------------------
+
+
+def _plugin_directory(path: Path) -> Path | None:
+    """The plugin a plugin.json or hooks document belongs to: the nearest directory up holding a plugin.json."""
+    for directory in list(path.parents)[:3]:
+        if (directory / layout.PLUGIN_MANIFEST).is_file() or path == directory / layout.PLUGIN_MANIFEST:
+            return directory
+    return None
+
+
+def _json_links(
+    kind: FileKind, path: Path, document: JsonDocument, open_files: Container[Path]
+) -> Iterator[DocumentLink]:
+    plugin_dir = _plugin_directory(path) if kind is not FileKind.SETTINGS else None
+    if kind is FileKind.PLUGIN and isinstance(document.root, JsonObject):
+        hooks = document.root.value_of("hooks")
+        if hooks is not None and hooks.kind == "string" and isinstance(hooks.value, str):
+            target = _resolve(hooks.value, path.parent)
+            if target is not None and _exists(target, open_files):
+                yield DocumentLink(_inner(document, hooks), target, f"Open the hooks document {hooks.value}")
+    # A hook's command runs from the plugin directory for a plugin's hooks, from the workspace for settings'.
+    base = plugin_dir if plugin_dir is not None else path.parent.parent
+    for command in _hook_commands(document.root, 0):
+        yield from _command_links(document, command, base, open_files)
+
+
+def _inner(document: JsonDocument, node: JsonNode) -> Range:
+    return document.range_of(node.start + 1, max(node.start + 1, node.end - 1))
+
+
+def _hook_commands(node: JsonNode | None, depth: int) -> Iterator[JsonNode]:
+    """The ``command`` string of every hook object (one with an ``event``) under ``node``."""
+    if node is None or depth > _MAX_DEPTH:
+        return
+    if isinstance(node, JsonObject):
+        command = node.value_of("command")
+        if node.value_of("event") is not None and command is not None and command.kind == "string":
+            yield command
+            return
+        for member in node.members:
+            yield from _hook_commands(member.value, depth + 1)
+    elif isinstance(node, JsonArray):
+        for item in node.items:
+            yield from _hook_commands(item, depth + 1)
+
+
+def _command_links(
+    document: JsonDocument, command: JsonNode, base: Path, open_files: Container[Path]
+) -> Iterator[DocumentLink]:
+    """The words of a command that are relative paths of existing files (``./x.sh``, ``scripts/x.sh``)."""
+    raw_start, raw_end = command.start + 1, max(command.start + 1, command.end - 1)
+    raw = document.text[raw_start:raw_end]
+    for match in re.finditer(r"[^\s'\"`;|&<>()]+", raw):
+        word = match.group(0)
+        if "/" not in word or "\\" in word or "$" in word or _SCHEME.match(word):
+            continue
+        target = _resolve(word, base)
+        if target is not None and (target in open_files or os.path.isfile(target)):
+            begin, end = raw_start + match.start(), raw_start + match.end()
+            yield DocumentLink(document.range_of(begin, end), target, f"Open {word}")
