@@ -8,12 +8,9 @@ alias and the name's pattern and length come from ``clarvis_lsp.knowledge.skill`
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
 
 import yaml
 
@@ -22,6 +19,7 @@ from clarvis_lsp.knowledge import skill as facts
 from clarvis_lsp.model import Fix, Position, Range, Related, Severity, TextEdit
 from clarvis_lsp.rules.base import Findings, RuleStep, closest, did_you_mean
 from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.skill_links import BROKEN_LINK, check_links
 
 DESCRIPTION_STUB = "TODO: say what this skill does and when to use it"
 
@@ -128,16 +126,6 @@ UNKNOWN_AGENT = rule(
     why="Slash invocation hands the skill to that agent; an unknown agent means the invocation fails.",
     example="---\nname: a\ndescription: x\nagent: reviewr\n---",
     fix="Use the name of an agent in `.clarvis/agents/`, `~/.clarvis/agents/` or `<plugin>:<agent>`.",
-    file_kind="skill",
-)
-BROKEN_LINK = rule(
-    "skill/broken-link",
-    Severity.WARNING,
-    "A relative link or image in the body points to no file inside the skill directory.",
-    why="Skills are copied and installed as directories; a link to a missing file, or to one outside the "
-    "skill, is broken for the agent and for people reading the skill.",
-    example="See [the reference](references/api.md)   (with no references/api.md)",
-    fix="Create the file inside the skill directory or correct the link.",
     file_kind="skill",
 )
 
@@ -644,83 +632,6 @@ def _agent_related(agent: object, message: str) -> list[Related]:
     return [Related(path, Range.point(0, 0), message)] if isinstance(path, Path) else []
 
 
-_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
-_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_INLINE_LINK = re.compile(r"(!?)\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
-_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-def _check_links(document: SkillDocument, findings: Findings) -> None:
-    """Relative links and images in the body must name files inside the skill directory."""
-    body_offset = document.lines.line_start(document.body_start_line) if document.body_start_line else 0
-    body = document.text[body_offset:] if document.body_start_line < document.lines.line_count else ""
-    if "](" not in body and "]:" not in body:  # no link or reference definition at all: nothing to resolve
-        return
-    directory = str(document.path.parent)
-    fence: str | None = None
-    for line_number, line in enumerate(_LINE_SPLIT.split(body), start=document.body_start_line):
-        fence_match = _FENCE_LINE.match(line) if line[:4].lstrip()[:1] in ("`", "~") else None
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-            continue
-        if fence is not None or ("](" not in line and "]:" not in line):
-            continue
-        masked = _INLINE_CODE.sub(lambda match: " " * len(match.group(0)), line)
-        targets = [(m.start(2), m.group(2), m.group(1) == "!") for m in _INLINE_LINK.finditer(masked)]
-        definition = _REFERENCE_DEFINITION.match(masked)
-        if definition:
-            targets.append((definition.start(1), definition.group(1), False))
-        for column, raw, is_image in targets:
-            _check_link_target(document, findings, directory, line_number, column, raw, is_image)
-
-
-def _check_link_target(
-    document: SkillDocument,
-    findings: Findings,
-    directory: str,
-    line: int,
-    column: int,
-    raw: str,
-    is_image: bool,
-) -> None:
-    target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
-    if (
-        not target
-        or target.startswith(("#", "/", "\\", "//"))
-        or _SCHEME.match(target)
-        or "$" in target
-        or "{{" in target
-    ):
-        return
-    file_part = unquote(re.split(r"[#?]", target, maxsplit=1)[0])
-    if not file_part:
-        return
-    resolved = os.path.normpath(os.path.join(directory, file_part))
-    kind = "Image" if is_image else "Link"
-    range_ = Range(Position(line, column), Position(line, column + len(raw)))
-    if os.path.commonpath([directory, resolved]) != directory:
-        findings.add(
-            BROKEN_LINK.code,
-            range_,
-            f'{kind} "{target}" points outside the skill directory: skills are installed as a directory, so '
-            "copy the file into it and link to the copy.",
-        )
-        return
-    if not os.path.lexists(resolved):
-        findings.add(
-            BROKEN_LINK.code,
-            range_,
-            f'{kind} "{target}" points to no file: create {Path(resolved).relative_to(directory).as_posix()} '
-            "in the skill directory or correct the link.",
-        )
-
-
 def _without_context(
     check: Callable[[SkillDocument, Findings], None],
 ) -> Callable[[SkillDocument, SkillContext, Findings], None]:
@@ -747,5 +658,5 @@ RULE_STEPS: tuple[RuleStep[SkillDocument, SkillContext], ...] = (
         lambda document, context, found: _check_agent(document, context, found),
         True,
     ),
-    RuleStep("skill/links", (BROKEN_LINK.code,), _without_context(_check_links)),
+    RuleStep("skill/links", (BROKEN_LINK.code,), _without_context(check_links)),
 )

@@ -1,0 +1,372 @@
+"""``skill/broken-link``: the relative links and images of a SKILL.md body, read as CommonMark reads them.
+
+Where a link can be comes from a CommonMark block parse (markdown-it-py, with the footnote plugin): paragraphs
+and headings hold links; fenced and indented code, HTML blocks and comments do not, and footnote definitions
+(``[^1]: …``) are not link definitions. Inside a paragraph a small scanner finds each ``](destination)`` with
+the exact offsets the editor needs (markdown-it keeps only block line numbers): code spans and inline HTML
+comments are masked, an escaped ``\\]`` closes nothing, a destination is ``<…>`` or a run with balanced
+parentheses (``references/a(1).md``), and an image inside a link (``[![logo](a.png)](b.md)``) gives both
+targets. Reference-style links resolve through their definitions, which are checked once, where they are
+written.
+
+A destination whose first segment is a placeholder for the skill directory (``{baseDir}/…``,
+``${CLAUDE_SKILL_DIR}/…``, ``{{skill_dir}}/…``) is resolved against the skill directory; any other placeholder
+means the target is only known at run time, and it is not checked. Costs stay bounded on hostile files: a body
+with no ``](`` or ``]:`` is not parsed at all, one above ``BLOCK_PARSE_LIMIT`` characters is split into lines
+and fenced code instead of parsed (markdown-it-py needs about a second a megabyte), each target is looked up on
+disk once per check, and after ``MAX_REPORTED`` broken links one finding says how many links were left unchecked.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
+
+from clarvis_lsp.documents.skill import SkillDocument
+from clarvis_lsp.model import Range, Severity
+from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.catalogue import rule
+
+BROKEN_LINK = rule(
+    "skill/broken-link",
+    Severity.WARNING,
+    "A relative link or image in the body points to no file inside the skill directory.",
+    why="Skills are copied and installed as directories; a link to a missing file, or to one outside the "
+    "skill (another skill's directory included: skills are loaded one at a time), is broken for the agent and "
+    "for people reading the skill. Links in code, HTML comments and footnote definitions are not links; a "
+    "leading `{baseDir}/` or `${CLAUDE_SKILL_DIR}/` stands for the skill directory.",
+    example="See [the reference](references/api.md)   (with no references/api.md)",
+    fix="Create the file inside the skill directory or correct the link.",
+    file_kind="skill",
+)
+
+BLOCK_PARSE_LIMIT = 1_000_000
+"""Bodies longer than this (characters) are scanned line by line for fenced code instead of parsed."""
+MAX_REPORTED = 100
+"""Broken links reported per file; the next link gets one finding for all that were not checked."""
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_BACKTICKS = re.compile(r"`+")
+_ESCAPED = re.compile(r"\\[\\\[\]()<>`]")
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_DEFINITION = re.compile(r"^[ \t>]*\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)", re.MULTILINE)
+# What follows `](`: spaces and at most one line break, the destination (`<…>`, or a run without spaces whose
+# parentheses balance, two levels deep), an optional title, and the closing parenthesis.
+_GAP = r"[ \t]*(?:\r?\n[ \t]*)?"
+_LINK_TAIL = re.compile(
+    _GAP
+    + r"(?P<destination><[^<>\r\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))*)"
+    + r"(?:"
+    + _GAP
+    + r"(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?"
+    + _GAP
+    + r"\)"
+)
+_MAX_LINK_TEXT = 4096  # how far back a `](` looks for its `[`: bounded, so `]]]](` runs stay linear
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_PLACEHOLDER_SEGMENT = re.compile(r"(?:\$\{[^/{}]+\}|\{\{[^/{}]+\}\}|\{[^/{}]+\})/")
+_PLACEHOLDER = re.compile(r"\$|\{[^/{}]*\}")
+
+
+@dataclass(frozen=True)
+class BodyLink:
+    """One link or image destination of a SKILL.md body, as written.
+
+    ``start``/``end`` are offsets into the whole file's text (the destination, ``<…>`` included); ``target`` is
+    what it names, decoded (no fragment, query, escapes or percent-encoding); ``resolved`` the absolute path it
+    points to, or None when the link is not a local file (a URL, an anchor, an absolute path, a run-time
+    placeholder).
+    """
+
+    start: int
+    end: int
+    written: str
+    target: str
+    is_image: bool
+    resolved: str | None
+
+
+@functools.cache
+def _block_parser() -> MarkdownIt:
+    """CommonMark block rules only: what is a paragraph, what is code, and the link definitions with their lines.
+    The inline rules (the slow half of markdown-it-py) are left to ``_destinations``."""
+    parser = MarkdownIt("commonmark").use(footnote_plugin)
+    parser.disable(["inline", "footnote_tail", "text_join"], ignoreInvalid=True)
+    return parser
+
+
+def body_links(document: SkillDocument) -> Iterator[BodyLink]:
+    """Every link and image destination of the body, in the order written; definitions of reference-style links
+    come where the definition is. For ``skill/broken-link`` and for an editor's document links."""
+    for _, resolve in _written_links(document):
+        yield resolve()
+
+
+def _written_links(document: SkillDocument) -> Iterator[tuple[BodyLink, Callable[[], BodyLink]]]:
+    """Each destination with its place (target not yet decoded) and a function that decodes and resolves it:
+    past the report cap, the rest are only counted."""
+    start_line = document.body_start_line
+    if start_line >= document.lines.line_count:
+        return
+    body_offset = document.lines.line_start(start_line)
+    body = document.text[body_offset:]
+    if "](" not in body and "]:" not in body:
+        return
+    directory = str(document.path.parent)
+    for offset, written, is_image in _written_destinations(body):
+        start = body_offset + offset
+        place = BodyLink(start, start + len(written), written, written, is_image, None)
+        yield place, functools.partial(_resolved, place, directory)
+
+
+def _resolved(place: BodyLink, directory: str) -> BodyLink:
+    target, resolved = _resolve(place.written, directory)
+    return BodyLink(place.start, place.end, place.written, target, place.is_image, resolved)
+
+
+def _written_destinations(body: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset in ``body``, destination as written, is an image) for each link, sorted by offset."""
+    found: list[tuple[int, str, bool]] = []
+    if len(body) > BLOCK_PARSE_LIMIT:
+        for start, end in _unfenced_regions(body):
+            found.extend(_destinations(body, start, end))
+            found.extend(_definitions(body, start, end))
+        yield from sorted(found)
+        return
+    lines = _line_starts(body)
+    env: dict[str, object] = {}
+    tokens = _block_parser().parse(body, env)
+    for token in tokens:
+        if token.type == "inline" and token.map is not None:
+            found.extend(_destinations(body, _at(lines, token.map[0]), _at(lines, token.map[1])))
+    references = env.get("references")
+    if isinstance(references, dict):
+        for definition in references.values():
+            where = definition.get("map") if isinstance(definition, dict) else None
+            if where:
+                found.extend(_definitions(body, _at(lines, where[0]), _at(lines, where[1])))
+    yield from sorted(set(found))
+
+
+def _line_starts(text: str) -> list[int]:
+    """The offset of every line of ``text`` as markdown-it counts lines (CR LF, CR and LF each end one)."""
+    starts = [0]
+    starts.extend(match.end() for match in re.finditer(r"\r\n|\r|\n", text))
+    return starts
+
+
+def _at(starts: list[int], line: int) -> int:
+    return starts[line] if line < len(starts) else starts[-1] if starts else 0
+
+
+def _unfenced_regions(body: str) -> Iterator[tuple[int, int]]:
+    """For a body too long to parse: the stretches outside fenced code blocks."""
+    fence: str | None = None
+    region_start = 0
+    offset = 0
+    for line in body.splitlines(keepends=True):
+        match = _FENCE_LINE.match(line) if line[:4].lstrip()[:1] in ("`", "~") else None
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                yield region_start, offset
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+                region_start = offset + len(line)
+        offset += len(line)
+    if fence is None:
+        yield region_start, len(body)
+
+
+def _masked(text: str) -> str:
+    """``text`` with what cannot hold a link destination blanked out, every offset kept: backslash-escaped
+    brackets, parentheses and backticks, code spans and inline HTML comments. Linear in the text, whatever it
+    holds: a run of backticks is paired with the next run of the same length, as CommonMark pairs them."""
+    text = _ESCAPED.sub("  ", text)
+    runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
+    by_length: dict[int, list[int]] = {}
+    for index, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(index)
+    cursor = dict.fromkeys(by_length, 0)
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        same = by_length[end - start]
+        position = cursor[end - start]
+        while position < len(same) and same[position] <= index:
+            position += 1
+        cursor[end - start] = position
+        if position == len(same):
+            index += 1
+            continue
+        closer = same[position]
+        spans.append((start, runs[closer][1]))
+        index = closer + 1
+    text = _blank(text, spans)
+    spans = []
+    search = 0
+    while (opening := text.find("<!--", search)) != -1:
+        closing = text.find("-->", opening + 4)
+        if closing == -1:
+            break
+        spans.append((opening, closing + 3))
+        search = closing + 3
+    return _blank(text, spans)
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span's characters but line breaks replaced by spaces."""
+    if not spans:
+        return text
+    parts: list[str] = []
+    previous = 0
+    for start, end in spans:
+        parts.append(text[previous:start])
+        parts.append(re.sub(r"[^\r\n]", " ", text[start:end]))
+        previous = end
+    parts.append(text[previous:])
+    return "".join(parts)
+
+
+def _destinations(body: str, start: int, end: int) -> Iterator[tuple[int, str, bool]]:
+    """Inline links and images ``[text](destination "title")`` between ``start`` and ``end`` of ``body``."""
+    source = body[start:end]
+    if "](" not in source:
+        return
+    masked = _masked(source)
+    search = 0
+    while (close := masked.find("](", search)) != -1:
+        search = close + 2
+        opener = _opening_bracket(masked, close)
+        if opener is None:
+            continue
+        parsed = _destination_after(masked, close + 2)
+        if parsed is None:
+            continue
+        dest_start, dest_end = parsed
+        is_image = opener > 0 and masked[opener - 1] == "!"
+        yield start + dest_start, source[dest_start:dest_end], is_image
+
+
+def _opening_bracket(masked: str, close: int) -> int | None:
+    """The ``[`` that the ``]`` at ``close`` closes (brackets nest), or None when there is none."""
+    floor = max(0, close - _MAX_LINK_TEXT)
+    nearest = masked.rfind("[", floor, close)
+    if nearest != -1 and masked.find("]", nearest, close) == -1:
+        return nearest  # the usual case: no bracket inside the link text
+    depth = 0
+    index = close
+    while index > floor:
+        index -= 1
+        char = masked[index]
+        if char == "]":
+            depth += 1
+        elif char == "[":
+            if depth == 0:
+                return index
+            depth -= 1
+    return None
+
+
+def _destination_after(masked: str, index: int) -> tuple[int, int] | None:
+    """The span of the destination that starts after ``](`` at ``index``, if a whole ``(dest "title")`` follows."""
+    match = _LINK_TAIL.match(masked, index)
+    if match is None:
+        return None
+    return match.span("destination")
+
+
+def _definitions(body: str, start: int, end: int) -> Iterator[tuple[int, str, bool]]:
+    """The destination of each link reference definition ``[label]: destination`` between the offsets."""
+    source = body[start:end]
+    for match in _DEFINITION.finditer(source):
+        label_end = source.find("]:", match.start())
+        if source[match.start() : label_end].lstrip(" \t>").startswith("[^"):
+            continue  # a footnote definition, not a link definition
+        yield start + match.start(1), match.group(1), False
+
+
+def _resolve(written: str, directory: str) -> tuple[str, str | None]:
+    """The target a destination names, decoded, and the path it points to (None: not a local file to check)."""
+    inner = written[1:-1] if written.startswith("<") and written.endswith(">") else written
+    target = html.unescape(_BACKSLASH_ESCAPE.sub(r"\1", inner)) if "\\" in inner or "&" in inner else inner
+    if not target or target.startswith(("#", "/", "\\", "//")) or _SCHEME.match(target):
+        return target, None
+    path = target.partition("#")[0].partition("?")[0]
+    path = unquote(path) if "%" in path else path
+    if not path:
+        return target, None
+    placeholder = _PLACEHOLDER_SEGMENT.match(path)
+    if placeholder:
+        path = path[placeholder.end() :]
+    if not path or _PLACEHOLDER.search(path):
+        return target, None  # known only when the skill runs
+    return target, os.path.normpath(os.path.join(directory, path))
+
+
+def check_links(document: SkillDocument, findings: Findings) -> None:
+    """Relative links and images in the body must name files inside the skill directory."""
+    directory = str(document.path.parent)
+    exists: dict[str, bool] = {}
+    reported = 0
+    links = list(_written_links(document))
+    for index, (link, resolve) in enumerate(links):
+        if reported == MAX_REPORTED:
+            findings.add(
+                BROKEN_LINK.code,
+                _range(document, link),
+                f"{MAX_REPORTED} broken links are reported above; this link and the {len(links) - index - 1:,} "
+                "after it were not checked. Fix those first.",
+            )
+            return
+        link = resolve()
+        if link.resolved is None:
+            continue
+        message = _problem(link, "Image" if link.is_image else "Link", link.resolved, directory, exists)
+        if message is not None:
+            findings.add(BROKEN_LINK.code, _range(document, link), message)
+            reported += 1
+
+
+def _problem(link: BodyLink, kind: str, resolved: str, directory: str, exists: dict[str, bool]) -> str | None:
+    if not _is_under(resolved, directory):
+        root = os.path.dirname(directory)
+        if _is_under(os.path.dirname(resolved), root) and os.path.dirname(resolved) != root:  # another skill's
+            return (
+                f'{kind} "{link.target}" points outside this skill; skills are loaded one directory at a time, so '
+                "another skill's files are not there when this one runs: copy what it needs into this skill."
+            )
+        return (
+            f'{kind} "{link.target}" points outside the skill directory: skills are installed as a directory, so '
+            "copy the file into it and link to the copy."
+        )
+    found = exists.get(resolved)
+    if found is None:
+        found = exists[resolved] = os.path.lexists(resolved)
+    if found:
+        return None
+    relative = Path(os.path.relpath(resolved, directory)).as_posix()
+    return f'{kind} "{link.target}" points to no file: create {relative} in the skill directory or correct the link.'
+
+
+def _is_under(path: str, directory: str) -> bool:
+    """``path`` is ``directory`` or inside it (both normalised): a string test, no filesystem call."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _range(document: SkillDocument, link: BodyLink) -> Range:
+    return Range(document.lines.position(link.start), document.lines.position(link.end))
+
+
+__all__ = ["BLOCK_PARSE_LIMIT", "BROKEN_LINK", "MAX_REPORTED", "BodyLink", "body_links", "check_links"]

@@ -1,0 +1,145 @@
+"""``skill/broken-link`` on real-world-shaped SKILL.md bodies, through ``--check``: no false positive in any
+Markdown construct that is not a link, and every planted broken link found at its line and column.
+
+A planted broken destination is written between « and » in a case; the test removes the marks and expects a
+finding exactly there. Every other relative destination names a file the skill holds (``EXISTING``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHECK = [sys.executable, "-m", "clarvis_lsp", "--check", "--no-user", "--format", "json"]
+
+EXISTING = [
+    "references/ok.md",
+    "references/a(1).md",
+    "references/my file.md",
+    "assets/logo.png",
+    "scripts/run.py",
+    "examples/one.md",
+]
+
+CASES: dict[str, str] = {
+    "plain links": "# Use\n\nSee [the guide](references/ok.md) and [the gone one](«references/gone.md»).\n",
+    "images": "![logo](assets/logo.png)\n\n![diagram](«assets/diagram.svg»)\n",
+    "fenced code": "```md\n[not a link](references/none.md)\n```\n\n~~~\n[x](nope.md)\n~~~\n\n[real](«missing.md»)\n",
+    "long fence": "````\n```\n[inside](inner.md)\n```\n````\n[after](«after.md»)\n",
+    "indented code": "Text.\n\n    [code](in-code.md)\n\n[out](«out.md»)\n",
+    "inline code": "Write `[x](y.md)` or ``[a](b.md)`` literally; [this](«z.md») is a link.\n",
+    "html comment block": "<!--\n[hidden](hidden.md)\n-->\n\n[shown](«shown.md»)\n",
+    "html comment inline": "Before <!-- [hidden](hidden.md) --> after [shown](«shown.md»).\n",
+    "html block": '<div>\n<a href="raw.md">[x](in-html.md)</a>\n</div>\n\n[md](«md.md»)\n',
+    "escaped brackets": "\\[not a link\\](nope.md) and \\[x](no.md) but [yes](«yes.md»).\n",
+    "footnotes": "Claim.[^1]\n\n[^1]: Source: see notes.md, not [a link](«fn-link.md»).\n",
+    "balanced parentheses": "[one](references/a(1).md) and [two](«references/b(2).md»)\n",
+    "angle brackets": "[spaced](<references/my file.md>) and [gone](«<references/no file.md>»)\n",
+    "image inside a link": "[![logo](assets/logo.png)](«references/gone.md»)\n\n"
+    "[![x](«assets/x.png»)](references/ok.md)\n",
+    "reference links": "Use [the guide][guide], [Guide][] and [guide].\n\n[guide]: «references/guide.md»\n",
+    "reference link that exists": 'See [ok][ref].\n\n[ref]: references/ok.md "Title"\n',
+    "percent-encoding": "[spaced](references/my%20file.md) and [gone](«references/no%20file.md»)\n",
+    "fragments and queries": "[a](references/ok.md#usage) [b](references/ok.md?x=1) [c](«gone.md#part»)\n",
+    "urls and anchors": "[site](https://example.com/x.md) [mail](mailto:a@b.c) [top](#use) [abs](/etc/hosts)\n",
+    "placeholders": "[a]({baseDir}/references/ok.md) [b](${CLAUDE_SKILL_DIR}/scripts/run.py) "
+    "[c]({{skill_dir}}/assets/logo.png) [d](«{baseDir}/references/gone.md»)\n",
+    "run-time placeholders": "[a](references/${NAME}.md) [b](out/{date}.md)\n",
+    "sibling skill": "[other](«../other-skill/SKILL.md»)\n",
+    "tables": "| file | about |\n| --- | --- |\n| [ok](references/ok.md) | fine |\n"
+    "| [no](«references/no.md») | gone |\n",
+    "lists": "- [one](references/ok.md)\n  - [two](«references/two.md»)\n1. [three](examples/one.md)\n",
+    "blockquotes": "> Note: [read](references/ok.md)\n> and [this](«references/this.md»)\n",
+    "emphasis": "**[bold](references/ok.md)** and _[it](«it.md»)_ and ***[both](scripts/run.py)***\n",
+    "inline html and autolinks": 'An <a href="x.md">anchor</a> and <https://example.com> and [md](«md.md»)\n',
+    "titles": "[a](references/ok.md \"The title\") [b](«gone.md» 'single') [c](examples/one.md (paren))\n",
+    "setext headings": "Heading with [a link](«head.md»)\n===\n\nSub [ok](references/ok.md)\n---\n",
+    "tabs": "\t[tabbed](references/ok.md)\n\n- item\t[x](«tab.md»)\n",
+    "multi-line link": "[a link that\nwraps](«wrapped.md») over lines\n",
+    "not a link at all": "Arrays like a[i] (j) are text; so is ](x) alone and [unclosed](nothing\n",
+}
+
+PLANT = "«"
+
+
+def _plant(text: str) -> tuple[str, list[tuple[int, int, int]]]:
+    """The text without marks, and the (line, start column, end column) of each planted destination (1-based,
+    as ``--check`` prints them)."""
+    expected = []
+    lines = []
+    for number, line in enumerate(text.split("\n")):
+        while PLANT in line:
+            start = line.index(PLANT)
+            end = line.index("»", start)
+            line = line[:start] + line[start + 1 : end] + line[end + 1 :]
+            expected.append((number, start, end - 1))
+        lines.append(line)
+    return "\n".join(lines), expected
+
+
+def _skill(workspace: Path, body: str, *, newline: str = "\n", bom: bool = False) -> tuple[Path, int]:
+    directory = workspace / ".clarvis" / "skills" / "demo"
+    for relative in EXISTING:
+        (directory / relative).parent.mkdir(parents=True, exist_ok=True)
+        (directory / relative).write_text("x\n", encoding="utf-8")
+    (workspace / ".clarvis" / "skills" / "other-skill").mkdir(parents=True, exist_ok=True)
+    frontmatter = "---\nname: demo\ndescription: Does things.\n---\n"
+    text = (frontmatter + body).replace("\n", newline)
+    path = directory / "SKILL.md"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    return path, frontmatter.count("\n")
+
+
+def _broken(workspace: Path) -> list[dict[str, Any]]:
+    run = subprocess.run([*CHECK, str(workspace)], capture_output=True, text=True, check=False, encoding="utf-8")
+    found: list[dict[str, Any]] = json.loads(run.stdout)["diagnostics"]
+    return [f for f in found if f["code"] == "skill/broken-link"]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_corpus_case(tmp_path: Path, name: str) -> None:
+    body, planted = _plant(CASES[name])
+    _, offset = _skill(tmp_path, body)
+    found = [(f["line"], f["column"], f["end_column"]) for f in _broken(tmp_path)]
+    expected = [(offset + line + 1, start + 1, end + 1) for line, start, end in planted]
+    assert found == expected, CASES[name]
+
+
+@pytest.mark.parametrize(("newline", "bom"), [("\r\n", False), ("\n", True), ("\r\n", True)])
+def test_the_whole_corpus_in_one_file_with_crlf_and_bom(tmp_path: Path, newline: str, bom: bool) -> None:
+    body, planted = _plant("\n\n".join(CASES.values()))
+    _, offset = _skill(tmp_path, body, newline=newline, bom=bom)
+    found = [(f["line"], f["column"], f["end_column"]) for f in _broken(tmp_path)]
+    assert found == [(offset + line + 1, start + 1, end + 1) for line, start, end in planted]
+    assert len(found) >= 25
+
+
+def test_messages_say_what_is_wrong(tmp_path: Path) -> None:
+    _skill(tmp_path, "[a](../other-skill/SKILL.md) [b]({baseDir}/gone.md) [c](../../../etc/x.md)\n")
+    messages = [f["message"] for f in _broken(tmp_path)]
+    assert messages[0].startswith('Link "../other-skill/SKILL.md" points outside this skill; skills are loaded one ')
+    assert messages[1] == (
+        'Link "{baseDir}/gone.md" points to no file: create gone.md in the skill directory or correct the link.'
+    )
+    assert "points outside the skill directory" in messages[2]
+
+
+def test_findings_are_capped_and_the_rest_summarised(tmp_path: Path) -> None:
+    _skill(tmp_path, "".join(f"[l{index}](gone-{index}.md)\n" for index in range(250)))
+    found = _broken(tmp_path)
+    assert len(found) == 101
+    assert found[-1]["line"] == found[-2]["line"] + 1
+    assert found[-1]["message"].startswith("100 broken links are reported above; this link and the 149 after it")
+
+
+def test_a_huge_body_is_checked_without_the_block_parse(tmp_path: Path) -> None:
+    # Over BLOCK_PARSE_LIMIT: lines and fences only, still no link in a fence, still the cap.
+    filler = "Plain words in a paragraph that goes on.\n" * 30_000
+    _skill(tmp_path, "```\n[in](fence.md)\n```\n" + filler + "[gone](gone.md)\n")
+    [found] = _broken(tmp_path)
+    assert found["message"].startswith('Link "gone.md" points to no file')
