@@ -1,0 +1,132 @@
+"""What every navigation feature shares: a place in a file (``Location``), how a path is shown, and the
+lookups from a name or a value under the cursor to the skill, plugin or file it names."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from clarvis_lsp.discovery import SkillInfo, SkillRoot, StartupError
+from clarvis_lsp.discovery.scan import scan_root
+from clarvis_lsp.documents.jsondoc import JsonNode, JsonObject, parse_json
+from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
+from clarvis_lsp.documents.text import strip_bom
+from clarvis_lsp.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.knowledge import layout
+from clarvis_lsp.model import Position, Range
+from clarvis_lsp.rules.discovery import name_range
+
+FILE_START = Range.point(0, 0)
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a file: code-point range, as the engine counts."""
+
+    path: Path
+    range: Range
+
+
+def discovered_of(engine: WorkspaceEngine) -> Discovered | None:
+    """The engine's discovery, or None when the configuration is invalid (the diagnostics say why)."""
+    try:
+        return engine.discovered
+    except StartupError:
+        return None
+
+
+def skill_document(path: Path, text: str) -> SkillDocument:
+    return parse_skill(path, strip_bom(text))
+
+
+def on_value(entry: FrontmatterEntry | None, position: Position) -> bool:
+    return entry is not None and entry.is_scalar and entry.value_range.contains(position)
+
+
+def on_name(document: SkillDocument, position: Position) -> str | None:
+    """The skill name when ``position`` is on the ``name`` entry (its key or its value)."""
+    entry = document.entry("name")
+    if entry is None or not (entry.key_range.contains(position) or entry.value_range.contains(position)):
+        return None
+    return document.name
+
+
+def on_node(node: JsonNode | None, offset: int) -> bool:
+    return node is not None and node.start <= offset <= node.end
+
+
+def string_value(node: JsonNode | None) -> str | None:
+    if node is not None and node.kind == "string" and isinstance(node.value, str) and node.value.strip():
+        return node.value
+    return None
+
+
+def name_location(skill: SkillInfo) -> Location:
+    return Location(skill.path, name_range(skill.document))
+
+
+def display_path(path: Path, engine: WorkspaceEngine) -> str:
+    """``path`` as a person reads it: relative to the workspace, else ``~/…``, else absolute."""
+    for base, prefix in ((engine.directory, ""), (engine.home, "~/")):
+        try:
+            return prefix + path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+def root_label(skill: SkillInfo) -> str:
+    """The root a copy comes from, as ``--list`` prints it: ``workspace/clarvis``, ``user/plugin:p``…"""
+    return f"{skill.scope}/{skill.source}" if skill.source else skill.scope
+
+
+def first_file(directory: Path, budget: int = 1000) -> Path | None:
+    """The first regular file of ``directory`` in sorted order, files before subdirectories, breadth-first."""
+    pending = [directory]
+    while pending and budget > 0:
+        current = pending.pop(0)
+        try:
+            with os.scandir(current) as iterator:
+                entries = sorted(iterator, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        budget -= len(entries)
+        subdirectories: list[Path] = []
+        for entry in entries:
+            try:
+                if entry.is_file():
+                    return Path(entry.path)
+                if entry.is_dir(follow_symlinks=False):
+                    subdirectories.append(Path(entry.path))
+            except OSError:
+                continue
+        pending.extend(subdirectories)
+    return None
+
+
+def plugin_location(engine: WorkspaceEngine, manifest: Path | None, directory: Path) -> Location | None:
+    """The plugin's manifest at its ``name`` value (the file's start when it has none), else its first file."""
+    if manifest is None:
+        first = first_file(directory)
+        return Location(first, FILE_START) if first is not None else None
+    text = engine.read_text(manifest)
+    if text is not None:
+        document = parse_json(text)
+        if isinstance(document.root, JsonObject):
+            name = document.root.value_of("name")
+            if name is not None:
+                return Location(manifest, document.node_range(name))
+    return Location(manifest, FILE_START)
+
+
+def plugin_skill(engine: WorkspaceEngine, found: Discovered, plugin_dir: Path, name: str) -> SkillInfo | None:
+    """The skill ``name`` of the plugin in ``plugin_dir``: from discovery when it scanned the plugin (enabled),
+    else from a scan of the plugin's ``skills/`` alone."""
+    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
+    registry = found.registry
+    for scan in registry.scans:
+        if os.path.normpath(scan.root.path) == skills_dir:
+            return scan.skills.get(name)
+    root = SkillRoot(skills_dir, "workspace", f"plugin:{plugin_dir.name}")
+    return scan_root(root, 0, registry.config, engine.overlay).skills.get(name)
