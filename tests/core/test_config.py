@@ -13,12 +13,12 @@ from clarvis_lsp.config import (
     ConfigLoad,
     ProjectConfig,
     RootSpec,
-    _TomlLocator,
     config_from_mapping,
     layered,
     load_project_config,
     validation_messages,
 )
+from clarvis_lsp.config_toml import TomlLocator
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.model import Range, Severity
 from clarvis_lsp.rules.catalogue import RULES
@@ -456,9 +456,9 @@ def test_error_without_a_located_key_falls_back_to_the_table_header(tmp_path: Pa
     text = '[project]\nname = "x"\n\n[tool.clarvis-lsp]\nroots = [{ scope = "user" }]\n'
     range_, _ = only(load_pyproject(tmp_path, text))
     assert range_ == at(text, '{ scope = "user" }')
-    locator = _TomlLocator(text, ("tool", "clarvis-lsp"))
+    locator = TomlLocator(text, ("tool", "clarvis-lsp"))
     assert locator.locate(("nowhere", 3), key=True) == at(text, "[tool.clarvis-lsp]")
-    assert _TomlLocator("\n# c\nstrict = 1\n", ()).locate(("nowhere",), key=False) == Range.of(2, 0, 2, 10)
+    assert TomlLocator("\n# c\nstrict = 1\n", ()).locate(("nowhere",), key=False) == Range.of(2, 0, 2, 10)
 
 
 def test_every_problem_is_reported_in_order(tmp_path: Path) -> None:
