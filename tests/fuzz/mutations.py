@@ -15,7 +15,11 @@ awkward_text = st.lists(st.one_of(st.sampled_from(AWKWARD), st.characters()), ma
 any_text = st.one_of(st.text(max_size=300), awkward_text)
 
 json_scalar = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False), st.text(max_size=20)
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20),
 )
 json_value = st.recursive(
     json_scalar,

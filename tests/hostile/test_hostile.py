@@ -65,7 +65,7 @@ EXPECTED: dict[str, tuple[str, ...] | None] = {
 def test_check_survives(base: Path, name: str) -> None:
     hostile = BUILDERS[name](base)
     measured = run_check(hostile, base / "home")
-    report = findings(measured) if name != "deep-json" else json.loads(measured.stdout)
+    report = findings(measured)  # no rule raised: a 100,000-deep document once broke the schema check
     bounded(measured)
     assert report["files_checked"] >= 1
     expected = EXPECTED[name]
@@ -76,15 +76,6 @@ def test_check_survives(base: Path, name: str) -> None:
         assert measured.peak_rss_mb < 400
     if name == "marketplace-50k":
         assert any(item["code"] == "marketplace/duplicate-entry" for item in report["diagnostics"])
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="clarvis_lsp/rules/structure.py validates with jsonschema, whose error message repr() of a 100,000-deep "
-    "array raises RecursionError (internal/rule-failed on plugin.json and marketplace.json)",
-)
-def test_deep_json_breaks_no_rule(base: Path) -> None:
-    findings(run_check(BUILDERS["deep-json"](_mkdir(base / "strict")), base / "home"))
 
 
 def test_a_10mb_skill_with_250000_links_finishes_with_bounded_findings(base: Path) -> None:
