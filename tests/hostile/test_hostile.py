@@ -83,10 +83,11 @@ def test_a_10mb_skill_with_250000_links_finishes_with_bounded_findings(base: Pat
     measured = run_check(hostile, base / "home")
     report = findings(measured)
     bounded(measured)
-    assert 1 <= len(codes_of(report, hostile.files[0])) <= 250_001  # at most one per link (a cap may cut it)
+    # Bounded by the link checker's cap, not by the 250,000 links: a report a person can read.
+    assert 1 <= len(codes_of(report, hostile.files[0])) <= 1000
 
 
-@pytest.mark.parametrize("name", [name for name in EXPECTED if name != "deleted-mid-check"])
+@pytest.mark.parametrize("name", [*(name for name in EXPECTED if name != "deleted-mid-check"), "skill-10mb-links"])
 def test_server_survives(base: Path, name: str) -> None:
     hostile = BUILDERS[name](_mkdir(base / "server"))
     measured = run_server(hostile)
