@@ -85,3 +85,11 @@ def test_fixes_on_mutated_documents(corpus: tuple[Path, list[Seed]], data: st.Da
     if data.draw(st.booleans()):
         text = data.draw(spliced(text))
     every_fix_holds(seed.path, text, home)
+
+
+def test_a_stub_in_an_indented_frontmatter_keeps_it_parseable(corpus: tuple[Path, list[Seed]]) -> None:
+    """Found by the long profile: "Add a description stub" wrote the key at column 0 under keys indented by two
+    spaces, and the frontmatter no longer parsed."""
+    home, seeds = corpus
+    seed = next(seed for seed in seeds if seed.path.parent.name == "changelog")
+    assert every_fix_holds(seed.path, seed.text.replace("\nname:", "\n  name:"), home) >= 1
