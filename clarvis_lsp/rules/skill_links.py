@@ -136,7 +136,7 @@ def _resolved(place: BodyLink, directory: str) -> BodyLink:
 def _written_destinations(body: str) -> Iterator[tuple[int, str, bool]]:
     """(offset in ``body``, destination as written, is an image) for each link, sorted by offset."""
     found: list[tuple[int, str, bool]] = []
-    if len(body) > BLOCK_PARSE_LIMIT:
+    if len(body) > BLOCK_PARSE_LIMIT or (FAST_PATH and _plainly_structured(body)):
         for start, end in _unfenced_regions(body):
             found.extend(_destinations(body, start, end))
             found.extend(_definitions(body, start, end))
@@ -157,6 +157,33 @@ def _written_destinations(body: str) -> Iterator[tuple[int, str, bool]]:
     yield from sorted(set(found))
 
 
+FAST_PATH = True
+"""Scan plainly structured bodies without the block parse (a test compares both on every corpus case)."""
+_HTML_START = re.compile(r"<[A-Za-z!/?]")
+_QUOTED_FENCE = re.compile(r"^[ \t]*>.*(?:```|~~~)", re.MULTILINE)
+_CODE_INDENT = re.compile(r"(?:\A|\n)(?:[ \t]*\r?\n)*(?: {4}| {0,3}\t)[ \t]*\S")  # indented after a blank line
+_DEFINITION_IN_PARAGRAPH = re.compile(r"[^\r\n]*\S[^\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
+
+
+def _plainly_structured(body: str) -> bool:
+    """Whether fences are the only block structure that can hide a link here, so that scanning the text outside
+    fenced code finds exactly what the CommonMark block parse finds, at a fraction of its cost (most SKILL.md
+    bodies: headings, paragraphs, lists and fenced examples). Anything else takes the parse: HTML or a comment
+    outside code, a line indented as code after a blank line, a definition-like line inside a paragraph, a fence
+    inside a block quote."""
+    fenced = "```" in body or "~~~" in body
+    if fenced and ">" in body and _QUOTED_FENCE.search(body):
+        return False
+    may_indent = "\t" in body or "    " in body
+    for start, end in _unfenced_regions(body):
+        region = _masked(body[start:end])
+        if ("<" in region and _HTML_START.search(region)) or (may_indent and _CODE_INDENT.search(region)):
+            return False
+        if "]:" in region and _DEFINITION_IN_PARAGRAPH.search(region):
+            return False
+    return True
+
+
 def _line_starts(text: str) -> list[int]:
     """The offset of every line of ``text`` as markdown-it counts lines (CR LF, CR and LF each end one)."""
     starts = [0]
@@ -170,6 +197,9 @@ def _at(starts: list[int], line: int) -> int:
 
 def _unfenced_regions(body: str) -> Iterator[tuple[int, int]]:
     """For a body too long to parse: the stretches outside fenced code blocks."""
+    if "```" not in body and "~~~" not in body:
+        yield 0, len(body)
+        return
     fence: str | None = None
     region_start = 0
     offset = 0
@@ -192,7 +222,10 @@ def _masked(text: str) -> str:
     """``text`` with what cannot hold a link destination blanked out, every offset kept: backslash-escaped
     brackets, parentheses and backticks, code spans and inline HTML comments. Linear in the text, whatever it
     holds: a run of backticks is paired with the next run of the same length, as CommonMark pairs them."""
-    text = _ESCAPED.sub("  ", text)
+    if "\\" in text:
+        text = _ESCAPED.sub("  ", text)
+    if "`" not in text:
+        return _blank(text, _comments(text)) if "<!--" in text else text
     runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
     by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
@@ -214,6 +247,11 @@ def _masked(text: str) -> str:
         spans.append((start, runs[closer][1]))
         index = closer + 1
     text = _blank(text, spans)
+    return _blank(text, _comments(text)) if "<!--" in text else text
+
+
+def _comments(text: str) -> list[tuple[int, int]]:
+    """The spans of HTML comments ``<!-- … -->`` (an unclosed one hides nothing)."""
     spans = []
     search = 0
     while (opening := text.find("<!--", search)) != -1:
@@ -222,7 +260,7 @@ def _masked(text: str) -> str:
             break
         spans.append((opening, closing + 3))
         search = closing + 3
-    return _blank(text, spans)
+    return spans
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -290,6 +328,8 @@ def _destination_after(masked: str, index: int) -> tuple[int, int] | None:
 def _definitions(body: str, start: int, end: int) -> Iterator[tuple[int, str, bool]]:
     """The destination of each link reference definition ``[label]: destination`` between the offsets."""
     source = body[start:end]
+    if "]:" not in source:
+        return
     for match in _DEFINITION.finditer(source):
         label_end = source.find("]:", match.start())
         if source[match.start() : label_end].lstrip(" \t>").startswith("[^"):
@@ -369,4 +409,4 @@ def _range(document: SkillDocument, link: BodyLink) -> Range:
     return Range(document.lines.position(link.start), document.lines.position(link.end))
 
 
-__all__ = ["BLOCK_PARSE_LIMIT", "BROKEN_LINK", "MAX_REPORTED", "BodyLink", "body_links", "check_links"]
+__all__ = ["BLOCK_PARSE_LIMIT", "BROKEN_LINK", "FAST_PATH", "MAX_REPORTED", "BodyLink", "body_links", "check_links"]

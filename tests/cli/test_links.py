@@ -143,3 +143,16 @@ def test_a_huge_body_is_checked_without_the_block_parse(tmp_path: Path) -> None:
     _skill(tmp_path, "```\n[in](fence.md)\n```\n" + filler + "[gone](gone.md)\n")
     [found] = _broken(tmp_path)
     assert found["message"].startswith('Link "gone.md" points to no file')
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_fast_scan_finds_what_the_block_parse_finds(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clarvis_lsp.rules import skill_links
+
+    body, _ = _plant(CASES[name])
+    for text in (body, body.replace("\n", "\r\n"), "```\nfenced\n```\n" + body):
+        fast = list(skill_links._written_destinations(text))
+        monkeypatch.setattr(skill_links, "FAST_PATH", False)
+        parsed = list(skill_links._written_destinations(text))
+        monkeypatch.setattr(skill_links, "FAST_PATH", True)
+        assert fast == parsed, (skill_links._plainly_structured(text), text)
