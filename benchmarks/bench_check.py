@@ -1,70 +1,164 @@
-"""Side-by-side wall time of ``clarvis-lsp --check`` against the SPEC §8 anchors, in one run.
+"""``clarvis-lsp --check`` against the SPEC §8 anchors on the same files: CPU and wall time, N from 1,000 up.
 
-Anchors: agnix (``pip install agnix``, a Rust linter) on the same tree, and the ``skills-ref`` reference
-validator's Python API (``skills_ref.validate`` on each skill directory, in one process). Each tool runs
-``--repeat`` times; the median is reported. Run from the repository root:
+Tools, each in a child process whose CPU time (user + system, from ``os.wait4``) and wall time are measured:
 
-    python benchmarks/bench_check.py --skills 2000 20000
+- ``clarvis-lsp --check --no-user --format json``;
+- ``agnix`` (``pip install agnix``, the Rust linter) with ``--max-files 0`` (above 10,000 files it otherwise stops
+  with "Too many files") and a configuration that excludes ``references/``, so it checks the SKILL.md files only;
+- the ``skills-ref`` reference validator's Python API (``skills_ref.validate`` on every skill directory).
+
+Every run's exit status and number of files checked are verified: a tool that stops early or skips files fails
+the benchmark instead of looking fast. The tools run interleaved (one of each per repeat), on the one-root
+corpus (all skills in one plain ``ws/skills`` root, which all three read; not ``.agents/skills``, where agnix
+runs a rule that grows with the square of the count); ``--layout four-roots`` measures clarvis-lsp
+alone on the four clarvis roots with shadowed copies (what discovery resolves). Writes a Markdown table to
+stdout and, with ``--plot``, a PNG of CPU time against N (matplotlib). From the repository root:
+
+    python benchmarks/bench_check.py --skills 1000 2000 5000 10000 20000 --repeat 3 --plot benchmarks/check-scaling.png
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import ROOTS, generate
+from generate import ONE_ROOT, ROOTS, generate
 
 WORK = Path(__file__).parent / ".work"
+AGNIX_CONFIG = 'exclude = ["**/references/**", "node_modules/**", ".git/**"]\nmax_files_to_validate = 0\n'
+SKILLS_REF = """
+import sys
+from pathlib import Path
+import skills_ref
+directories = [Path(line) for line in sys.stdin.read().splitlines()]
+for directory in directories:
+    skills_ref.validate(directory)
+print(len(directories))
+"""
 
 
-def timed(command: list[str]) -> tuple[float, int]:
-    start = time.perf_counter()
-    completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start, completed.returncode
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    files: int
 
 
-def median_of(repeat: int, command: list[str]) -> float:
-    return statistics.median(timed(command)[0] for _ in range(repeat))
+def measured(command: list[str], stdin: str = "") -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds (user + system of the child alone), exit status and standard output."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as given:
+        given.write(stdin.encode())
+        given.seek(0)
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdin=given, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        return wall, usage.ru_utime + usage.ru_stime, process.returncode, out.read().decode()
 
 
-def skills_ref_seconds(out: Path) -> float | None:
-    try:
-        import skills_ref
-    except ImportError:
-        return None
-    directories = [path.parent for root in ROOTS for path in (out / root).glob("*/SKILL.md")]
-    start = time.perf_counter()
-    for directory in directories:
-        skills_ref.validate(directory)
-    return time.perf_counter() - start
+def clarvis(workspace: Path, home: Path, layout: str) -> Run:
+    command = [sys.executable, "-m", "clarvis_lsp", "--check", str(workspace), "--format", "json"]
+    if layout == "one-root":
+        command += ["--no-user", "--root", str(workspace.parent / ONE_ROOT)]
+    else:
+        command += ["--home", str(home)]
+    wall, cpu, status, out = measured(command)
+    if status not in (0, 1):
+        raise SystemExit(f"clarvis-lsp exited {status}")
+    return Run(wall, cpu, int(json.loads(out)["files_checked"]))
+
+
+def agnix(workspace: Path, config: Path) -> Run:
+    executable = shutil.which("agnix")
+    assert executable is not None
+    wall, cpu, status, out = measured(
+        [executable, "--config", str(config), "--max-files", "0", "--format", "json", str(workspace)]
+    )
+    if status not in (0, 1):
+        raise SystemExit(f"agnix exited {status}")
+    return Run(wall, cpu, int(json.loads(out)["files_checked"]))
+
+
+def skills_ref(directories: list[Path]) -> Run:
+    wall, cpu, status, out = measured([sys.executable, "-c", SKILLS_REF], "\n".join(map(str, directories)))
+    if status != 0:
+        raise SystemExit(f"skills-ref exited {status}")
+    return Run(wall, cpu, int(out.strip()))
+
+
+def have(module: str) -> bool:
+    return subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode == 0
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--skills", type=int, nargs="+", default=[2000])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--skills", type=int, nargs="+", default=[1000, 2000, 5000, 10000, 20000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--layout", choices=["one-root", "four-roots"], default="one-root")
+    parser.add_argument("--plot", type=Path, help="write a PNG of CPU time against N here")
     args = parser.parse_args()
-    agnix = shutil.which("agnix")
-    print("| skills | clarvis-lsp --check (s) | agnix (s) | skills-ref API (s) |")
-    print("| ---: | ---: | ---: | ---: |")
+    WORK.mkdir(exist_ok=True)
+    config = WORK / "agnix.toml"
+    config.write_text(AGNIX_CONFIG, encoding="utf-8")
+    tools: dict[str, Callable[[Path, Path, list[Path]], Run]] = {
+        "clarvis-lsp": lambda ws, home, _dirs: clarvis(ws, home, args.layout)
+    }
+    if args.layout == "one-root" and shutil.which("agnix"):
+        tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config)
+    if args.layout == "one-root" and have("skills_ref"):
+        tools["skills-ref"] = lambda _ws, _home, dirs: skills_ref(dirs)
+    results: dict[str, dict[int, list[Run]]] = {tool: {} for tool in tools}
+    print(f"| skills | {' | '.join(f'{tool} CPU (s) | wall (s)' for tool in tools)} |")
+    print(f"| ---: | {' | '.join('---: | ---:' for _ in tools)} |")
     for count in args.skills:
-        out = WORK / f"corpus-{count}"
-        workspace, home = generate(out, count)
-        ours = median_of(
-            args.repeat,
-            [sys.executable, "-m", "clarvis_lsp", "--check", str(workspace), "--home", str(home), "--format", "json"],
-        )
-        theirs = median_of(args.repeat, [agnix, str(out)]) if agnix else None
-        reference = skills_ref_seconds(out) if count <= 5000 else None
-        shown = [f"{ours:.3f}", f"{theirs:.3f}" if theirs is not None else "n/a"]
-        shown.append(f"{reference:.3f}" if reference is not None else "n/a")
-        print(f"| {count} | " + " | ".join(shown) + " |")
+        workspace, home = generate(WORK / f"{args.layout}-{count}", count, layout=args.layout)
+        roots = [ONE_ROOT] if args.layout == "one-root" else list(ROOTS)
+        directories = sorted(path.parent for root in roots for path in (workspace.parent / root).glob("*/SKILL.md"))
+        for _ in range(args.repeat):
+            for tool, run in tools.items():  # interleaved: a slow moment of the machine hits every tool alike
+                result = run(workspace, home, directories)
+                expected = len(directories) if tool != "clarvis-lsp" or args.layout == "one-root" else None
+                if expected is not None and result.files != expected:
+                    raise SystemExit(f"{tool} checked {result.files} files of {expected} at N={count}")
+                results[tool].setdefault(count, []).append(result)
+        cells = []
+        for tool in tools:
+            runs = results[tool][count]
+            cells.append(
+                f"{statistics.median(r.cpu for r in runs):.2f} | {statistics.median(r.wall for r in runs):.2f}"
+            )
+        print(f"| {count} | {' | '.join(cells)} |", flush=True)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        figure, axes = plt.subplots(figsize=(7, 4.5))
+        for tool, by_count in results.items():
+            counts = sorted(by_count)
+            axes.plot(counts, [statistics.median(r.cpu for r in by_count[n]) for n in counts], marker="o", label=tool)
+        axes.set_xlabel("skills (SKILL.md files)")
+        axes.set_ylabel("CPU time, user + system (s)")
+        axes.set_title(f"--check on the same files ({args.layout} corpus), median of {args.repeat}")
+        axes.grid(True, alpha=0.3)
+        axes.legend()
+        figure.tight_layout()
+        figure.savefig(args.plot, dpi=110)
+        print(f"\nplot: {args.plot}")
 
 
 if __name__ == "__main__":

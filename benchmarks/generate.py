@@ -34,13 +34,29 @@ def skill_text(name: str, index: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate(out: Path, count: int, *, seed: int = 7) -> tuple[Path, Path]:
-    """Write the corpus (replacing ``out``) and return (workspace, home)."""
+ONE_ROOT = "ws/skills"
+"""The one-root layout: a plain ``skills/`` directory (``--root`` for clarvis-lsp), which every tool compared reads,
+and not ``.agents/skills``, where agnix runs a rule whose time grows with the square of the skill count."""
+
+
+def generate(out: Path, count: int, *, seed: int = 7, layout: str = "four-roots") -> tuple[Path, Path]:
+    """Write the corpus (replacing ``out``) and return (workspace, home).
+
+    ``four-roots`` spreads the skills over the four clarvis roots with a tenth of the names shadowed (what
+    discovery has to resolve); ``one-root`` puts them all, with distinct names, in ``ONE_ROOT`` (the same files
+    for every tool, so their times compare)."""
     if out.exists():
         shutil.rmtree(out)
+    (out / "home").mkdir(parents=True)
     rng = random.Random(seed)
     names = [f"skill-{index:06d}" for index in range(count)]
     for index, name in enumerate(names):
+        if layout == "one-root":
+            directory = out / ONE_ROOT / name
+            (directory / "references").mkdir(parents=True)
+            (directory / "SKILL.md").write_text(skill_text(name, index), encoding="utf-8")
+            (directory / "references" / "guide.md").write_text("# Guide\n", encoding="utf-8")
+            continue
         root = ROOTS[index % len(ROOTS)]
         # One in ten skills reuses an earlier name, in another root: a shadowed copy.
         actual = names[rng.randrange(index)] if index > 8 and index % 10 == 0 else name
@@ -58,8 +74,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--skills", type=int, default=2000)
+    parser.add_argument("--layout", choices=["four-roots", "one-root"], default="four-roots")
     args = parser.parse_args()
-    workspace, home = generate(args.out, args.skills)
+    workspace, home = generate(args.out, args.skills, layout=args.layout)
     print(f"wrote {args.skills} skills: workspace {workspace}, home {home}")
 
 
