@@ -290,6 +290,10 @@ class RawSession:
         self.process.stdin.flush()
 
     def answer(self, msg_id: int, timeout: float = 60) -> dict[str, Any]:
+        """The answer to ``msg_id``: one seen already (answers may come in any order), or the next to arrive."""
+        for message in self.seen:
+            if message.get("id") == msg_id and "method" not in message:
+                return message
         while True:
             try:
                 message = self.received.get(timeout=timeout)
