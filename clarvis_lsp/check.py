@@ -13,12 +13,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clarvis_lsp.config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
-from clarvis_lsp.engine import WorkspaceEngine, apply_rule_settings
-from clarvis_lsp.model import CheckResult, Diagnostic
+from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
+from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.rules.internal import RULE_FAILED
+from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
 
 
 class UsageError(Exception):

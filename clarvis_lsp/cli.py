@@ -16,12 +16,12 @@ from typing import Literal
 
 from clarvis_lsp import __version__
 from clarvis_lsp.check import CheckReport, CheckRequest, UsageError, check_paths
-from clarvis_lsp.config import RootSpec
 from clarvis_lsp.discovery import SkillRootInput, StartupError
+from clarvis_lsp.findings import Severity
 from clarvis_lsp.listing import effective_skills, format_listing
 from clarvis_lsp.memory import bulk_allocation
-from clarvis_lsp.model import Severity
 from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
+from clarvis_lsp.project_config import RootSpec
 from clarvis_lsp.rules.base import did_you_mean
 from clarvis_lsp.rules.catalogue import all_rules
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from clarvis_lsp.discovery.fs import read_regular_file
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.model import Diagnostic, Fix, TextEdit
+from clarvis_lsp.findings import Diagnostic, Fix, TextEdit
 
 # Findings that mean the file did not parse: no fix is applied to such a file.
 UNPARSED_CODES = frozenset({"skill/no-frontmatter", "skill/invalid-yaml", "json/syntax", "file/encoding"})

@@ -15,17 +15,6 @@ overlay)`` on each edit or file event; it re-reads only the affected skill direc
 """
 
 from clarvis_lsp.discovery.agents import AgentInfo, discover_agents
-from clarvis_lsp.discovery.config import (
-    DEFAULT_FOLLOW_SYMLINKS,
-    DEFAULT_STRICT,
-    AgentSkillsOptions,
-    SkillConfig,
-    SkillRoot,
-    SkillRootInput,
-    SkillScope,
-    default_home,
-    resolve_config,
-)
 from clarvis_lsp.discovery.errors import SkillError, SkillErrorKind, StartupError
 from clarvis_lsp.discovery.paths import expand_home, resolve_against, resolve_workspace_dir
 from clarvis_lsp.discovery.plugins import (
@@ -47,6 +36,17 @@ from clarvis_lsp.discovery.scan import (
     malformed_reason,
     read_skill_dir,
     scan_root,
+)
+from clarvis_lsp.discovery.skill_config import (
+    DEFAULT_FOLLOW_SYMLINKS,
+    DEFAULT_STRICT,
+    AgentSkillsOptions,
+    SkillConfig,
+    SkillRoot,
+    SkillRootInput,
+    SkillScope,
+    default_home,
+    resolve_config,
 )
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.discovery.walk import SKIPPED_DIRS, Excludes, walk_tree

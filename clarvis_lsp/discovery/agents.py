@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery.config import SkillScope
 from clarvis_lsp.discovery.fs import entry_kind, list_dir
 from clarvis_lsp.discovery.plugins import PluginInfo
 from clarvis_lsp.discovery.scan import normalise_overlay
+from clarvis_lsp.discovery.skill_config import SkillScope
 from clarvis_lsp.knowledge.layout import AGENT_SUFFIX, agents_dir
 
 

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery.config import SkillRootInput, SkillScope
 from clarvis_lsp.discovery.fs import entry_kind, list_dir, read_regular_file, reason
 from clarvis_lsp.discovery.scan import normalise_overlay
+from clarvis_lsp.discovery.skill_config import SkillRootInput, SkillScope
 from clarvis_lsp.discovery.skills import DiscoveryWarning
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import AGENTS_DIR, PLUGIN_MANIFEST, SKILLS_DIR, plugins_dir, settings_file

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from clarvis_lsp.discovery.config import SkillRootInput, SkillScope, default_home
 from clarvis_lsp.discovery.paths import resolve_workspace_dir
+from clarvis_lsp.discovery.skill_config import SkillRootInput, SkillScope, default_home
 from clarvis_lsp.knowledge.layout import AGENTS_STANDARD_DIR, CLARVIS_DIR, SKILLS_DIR
 
 

@@ -17,9 +17,9 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from clarvis_lsp.discovery.config import AgentSkillsOptions, SkillConfig, resolve_config
 from clarvis_lsp.discovery.fs import is_within
 from clarvis_lsp.discovery.scan import RootScan, ScanProgress, scan_root
+from clarvis_lsp.discovery.skill_config import AgentSkillsOptions, SkillConfig, resolve_config
 from clarvis_lsp.discovery.skills import DiscoveryWarning, SkillInfo, SkippedSkill
 
 __all__ = [

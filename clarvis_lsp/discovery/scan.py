@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from clarvis_lsp.discovery.config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.errors import SkillError
 from clarvis_lsp.discovery.fs import is_within, read_regular_file, reason
+from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import decode, strip_bom

@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from clarvis_lsp.discovery.config import SkillRoot, SkillScope
+from clarvis_lsp.discovery.skill_config import SkillRoot, SkillScope
 from clarvis_lsp.documents.skill import SkillDocument
 
 WarningKind = Literal["duplicate", "malformed", "symlink-ignored", "unreadable"]

@@ -12,10 +12,10 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from clarvis_lsp.discovery.config import SkillRootInput, default_home
 from clarvis_lsp.discovery.errors import StartupError
 from clarvis_lsp.discovery.plugins import discover_plugins, effective_enabled_plugins, plugin_skill_roots
 from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
+from clarvis_lsp.discovery.skill_config import SkillRootInput, default_home
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.knowledge.layout import WORKSPACE_MARKERS
 

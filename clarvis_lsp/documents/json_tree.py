@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.model import Range
+from clarvis_lsp.findings import Range
 
 if TYPE_CHECKING:
     from clarvis_lsp.documents.json_cursor import JsonLocation

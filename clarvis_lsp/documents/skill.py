@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import yaml
 
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.model import Position, Range
+from clarvis_lsp.findings import Position, Range
 
 try:  # the C loader is an order of magnitude faster; PyYAML without libyaml still works
     _Base: type[Any] = yaml.CSafeLoader

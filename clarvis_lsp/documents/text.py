@@ -13,7 +13,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from clarvis_lsp.model import Position, Range
+from clarvis_lsp.findings import Position, Range
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BOM = "\ufeff"

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from clarvis_lsp.model import CheckResult, Diagnostic, Range, Severity
+from clarvis_lsp.findings import CheckResult, Diagnostic, Range, Severity
 from clarvis_lsp.rules.catalogue import DOCS_BASE_URL, Rule
 
 __all__ = [

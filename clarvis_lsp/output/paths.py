@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from clarvis_lsp.model import Diagnostic, Related
+from clarvis_lsp.findings import Diagnostic, Related
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ FAMILY_MODULES: tuple[str, ...] = (
     "clarvis_lsp.rules.file",
     "clarvis_lsp.rules.skill",
     "clarvis_lsp.rules.discovery",
-    "clarvis_lsp.rules.config",
+    "clarvis_lsp.rules.project_config",
     "clarvis_lsp.rules.json",
     "clarvis_lsp.rules.settings",
     "clarvis_lsp.rules.hooks",

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Position, Range, Severity
 from clarvis_lsp.knowledge.layout import agents_dir
-from clarvis_lsp.model import Position, Range, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity
+from clarvis_lsp.findings import Diagnostic, Fix, Range, Related, Severity
 from clarvis_lsp.rules.catalogue import RULES
 
 Document = TypeVar("Document")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clarvis_lsp.model import Severity
+from clarvis_lsp.findings import Severity
 
 DOCS_BASE_URL = "https://clarvis-lsp.readthedocs.io/en/latest/rules/"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from clarvis_lsp.discovery import DiscoveryWarning, SkillInfo, SkillRegistry
 from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.model import Diagnostic, Range, Related, Severity
+from clarvis_lsp.findings import Diagnostic, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 

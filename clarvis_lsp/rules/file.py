@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clarvis_lsp.documents.text import DecodedText, LineIndex
-from clarvis_lsp.model import Range, Severity
+from clarvis_lsp.findings import Range, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 

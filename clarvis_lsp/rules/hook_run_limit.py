@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
+from clarvis_lsp.findings import Diagnostic, Range, Related, Severity
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge.hooks import MAX_PER_RUN
-from clarvis_lsp.model import Diagnostic, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.jsonshape import opening
+from clarvis_lsp.rules.json_values import opening
 
 RUN_LIMIT = rule(
     "hooks/run-limit",

@@ -13,6 +13,7 @@ import functools
 from collections.abc import Sequence
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.findings import Fix, Range, Related, Severity
 from clarvis_lsp.knowledge.hooks import (
     CONTROL_EVENTS,
     DOCUMENT_FIELDS,
@@ -24,13 +25,12 @@ from clarvis_lsp.knowledge.hooks import (
     TIMEOUT_MIN,
     TOOL_EVENTS,
 )
-from clarvis_lsp.model import Fix, Range, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.js_regex import js_regex_error
+from clarvis_lsp.rules.json_values import kind_phrase, opening, report_unknown_field, value_range
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
-from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field, value_range
 from clarvis_lsp.rules.structure import check_structure
 
 UNKNOWN_EVENT = rule(

@@ -7,7 +7,7 @@ a silently cleaner file.
 
 from __future__ import annotations
 
-from clarvis_lsp.model import Severity
+from clarvis_lsp.findings import Severity
 from clarvis_lsp.rules.catalogue import rule
 
 RULE_FAILED = rule(

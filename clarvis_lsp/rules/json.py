@@ -7,7 +7,7 @@ of the parts that did parse instead of hiding them.
 from __future__ import annotations
 
 from clarvis_lsp.documents.jsondoc import JsonDocument
-from clarvis_lsp.model import Related, Severity
+from clarvis_lsp.findings import Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
-from clarvis_lsp.model import TextEdit
+from clarvis_lsp.findings import TextEdit
 
 __all__ = [
     "json_string",

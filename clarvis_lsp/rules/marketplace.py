@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
-from clarvis_lsp.model import Related, Severity
+from clarvis_lsp.findings import Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.json_values import opening
 from clarvis_lsp.rules.jsonedit import json_string
-from clarvis_lsp.rules.jsonshape import opening
 from clarvis_lsp.rules.structure import check_structure
 
 GIT_URL = re.compile(r"(?:https?|ssh|git)://[^\s/]+/\S+\Z")

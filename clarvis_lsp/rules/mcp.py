@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.findings import Fix, Severity
 from clarvis_lsp.knowledge import mcp
-from clarvis_lsp.model import Fix, Severity
 from clarvis_lsp.rules.base import Findings, closest, one_of
 from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.json_values import is_string, kind_phrase, report_unknown_field, value_range
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, rename_key, replace_value, source_offsets
-from clarvis_lsp.rules.jsonshape import is_string, kind_phrase, report_unknown_field, value_range
 from clarvis_lsp.rules.structure import check_structure
 
 VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from clarvis_lsp.discovery import SkillRoot, scan_root
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonObject
+from clarvis_lsp.findings import Fix, Severity
 from clarvis_lsp.knowledge import layout
-from clarvis_lsp.model import Fix, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext

@@ -9,12 +9,12 @@ none, each with the name that was meant.
 from __future__ import annotations
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonObject
+from clarvis_lsp.findings import Fix, Severity
 from clarvis_lsp.knowledge import plugin as facts
-from clarvis_lsp.model import Fix, Severity
 from clarvis_lsp.rules.base import Findings, closest, one_of
 from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.json_values import kind_phrase
 from clarvis_lsp.rules.jsonedit import json_string, rename_key, replace_value
-from clarvis_lsp.rules.jsonshape import kind_phrase
 from clarvis_lsp.rules.plugin_manifest import counted_members
 
 TIMEOUT_DEFAULT = facts.EXECUTABLE_TIMEOUT_DEFAULT

@@ -12,14 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.findings import Fix, Severity
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import plugin as facts
-from clarvis_lsp.model import Fix, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.json_values import kind_phrase, opening
 from clarvis_lsp.rules.jsonedit import json_string, replace_value
-from clarvis_lsp.rules.jsonshape import kind_phrase, opening
 
 MISSING_NAME = rule(
     "plugin/missing-name",

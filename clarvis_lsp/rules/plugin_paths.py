@@ -13,14 +13,14 @@ from pathlib import Path
 
 from clarvis_lsp.discovery.fs import is_regular_file, is_symlink
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
+from clarvis_lsp.findings import Range, Related, Severity
 from clarvis_lsp.knowledge import layout
-from clarvis_lsp.model import Range, Related, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hooks_value
+from clarvis_lsp.rules.json_values import kind_phrase
 from clarvis_lsp.rules.jsonedit import json_string
-from clarvis_lsp.rules.jsonshape import kind_phrase
 from clarvis_lsp.rules.plugin_manifest import INVALID_VALUE, directory_name
 
 MISSING_PATH = rule(

@@ -21,8 +21,8 @@ from typing import TypeVar
 
 from clarvis_lsp.documents.jsondoc import JsonDocument
 from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Diagnostic, Position, Range
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.rules import agent, hooks, json, marketplace, plugin, settings, skill
 from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES

@@ -2,20 +2,20 @@
 
 Every top-level field is checked on its own; the hooks and MCP servers inside are handed to the ``hooks/*`` and
 ``mcp/*`` rules. The fields and the ones workspace trust holds back come from ``clarvis_lsp.knowledge.settings``.
-Only files recognised as settings reach these rules: a ``.vscode/settings.json`` never does (``kinds.py``).
+Only files recognised as settings reach these rules: a ``.vscode/settings.json`` never does (``file_kinds.py``).
 """
 
 from __future__ import annotations
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.findings import Fix, Related, Severity
 from clarvis_lsp.knowledge import settings as facts
-from clarvis_lsp.model import Fix, Related, Severity
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hook_list
+from clarvis_lsp.rules.json_values import is_string, report_unknown_field
 from clarvis_lsp.rules.jsonedit import json_string, remove_item, replace_value
-from clarvis_lsp.rules.jsonshape import is_string, report_unknown_field
 from clarvis_lsp.rules.mcp import check_mcp_servers
 from clarvis_lsp.rules.structure import check_structure
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import yaml
 
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument
+from clarvis_lsp.findings import Fix, Position, Range, Related, Severity, TextEdit
 from clarvis_lsp.knowledge import skill as facts
-from clarvis_lsp.model import Fix, Position, Range, Related, Severity, TextEdit
 from clarvis_lsp.rules.base import Findings, RuleStep, closest, did_you_mean
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.skill_links import BROKEN_LINK, check_links

@@ -32,7 +32,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 
 from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.model import Range, Severity
+from clarvis_lsp.findings import Range, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 

@@ -39,10 +39,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
+from clarvis_lsp.findings import Range, Severity
 from clarvis_lsp.knowledge import schemas
-from clarvis_lsp.model import Range, Severity
 from clarvis_lsp.rules.base import Findings
-from clarvis_lsp.rules.jsonshape import kind_phrase, opening, report_unknown_field
+from clarvis_lsp.rules.json_values import kind_phrase, opening, report_unknown_field
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError

@@ -25,16 +25,16 @@ from pygls.lsp.server import LanguageServer
 
 from clarvis_lsp import __version__
 from clarvis_lsp.check import file_findings
-from clarvis_lsp.config import ProjectConfig, config_from_mapping, layered, load_project_config
 from clarvis_lsp.discovery import StartupError, nearest_workspace
 from clarvis_lsp.discovery.fs import read_regular_file
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.engine import MAX_FILE_BYTES, WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Diagnostic, Position
 from clarvis_lsp.memory import bulk_allocation, paused_collector
-from clarvis_lsp.model import Diagnostic, Position
+from clarvis_lsp.project_config import ProjectConfig, config_from_mapping, layered, load_project_config
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
+from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
 
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"

@@ -14,7 +14,7 @@ from typing import Any
 from lsprotocol import types
 
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.model import Diagnostic, Fix, Position, Range, Severity
+from clarvis_lsp.findings import Diagnostic, Fix, Position, Range, Severity
 from clarvis_lsp.rules.catalogue import RULES
 
 LinesLookup = Callable[[Path], LineIndex]

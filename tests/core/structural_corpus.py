@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from clarvis_lsp.check import check_text
-from clarvis_lsp.model import Diagnostic
+from clarvis_lsp.findings import Diagnostic
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden" / "structural.json"

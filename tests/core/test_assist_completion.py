@@ -1,4 +1,4 @@
-"""Completion candidates of ``clarvis_lsp.assist.completion``: every context of SPEC §5, in half-typed documents.
+"""Completion candidates of ``clarvis_lsp.editor.completion``: every context of SPEC §5, in half-typed documents.
 
 ``|`` in a test document marks the cursor.
 """
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.assist.completion import CompletionCandidate, complete, snippet_json
-from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.editor.completion import CompletionCandidate, complete, snippet_json
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, settings, skill
-from clarvis_lsp.model import Range
+from clarvis_lsp.project_config import ProjectConfig
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 
 def write(root: Path, relative: str, text: str) -> Path:

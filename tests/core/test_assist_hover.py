@@ -1,4 +1,4 @@
-"""Hover text of ``clarvis_lsp.assist.hover``: keys of every kind, events, skill copies, enabled plugins.
+"""Hover text of ``clarvis_lsp.editor.hover``: keys of every kind, events, skill copies, enabled plugins.
 
 ``|`` in a test document marks the cursor.
 """
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.assist.hover import HoverInfo, event_markdown, hover
-from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.editor.hover import HoverInfo, event_markdown, hover
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import hooks
-from clarvis_lsp.model import Range
+from clarvis_lsp.project_config import ProjectConfig
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 
 def write(root: Path, relative: str, text: str) -> Path:

@@ -1,13 +1,13 @@
-"""Document links in the core (``clarvis_lsp.assist.links``): which written paths become links, with which range,
+"""Document links in the core (``clarvis_lsp.editor.links``): which written paths become links, with which range,
 and that a link is only made to a file that exists (or is open in the editor)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from clarvis_lsp.assist import links
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.editor import links
+from clarvis_lsp.file_kinds import FileKind
 
 BODY = """---
 name: review

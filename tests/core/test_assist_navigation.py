@@ -1,4 +1,4 @@
-"""Navigation in the core (``clarvis_lsp.assist.navigation``): definitions, references, symbols and the override
+"""Navigation in the core (``clarvis_lsp.editor.navigation``): definitions, references, symbols and the override
 lens, as code-point ranges and paths. The workspace lives in ``tmp_path/ws``, the personal configuration in
 ``tmp_path/home``; the real home directory is never read."""
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.assist import navigation
-from clarvis_lsp.assist.navigation import Location, Symbol, SymbolKind
-from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Position, Range
+from clarvis_lsp.editor import navigation
+from clarvis_lsp.editor.navigation import Location, Symbol, SymbolKind
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.project_config import ProjectConfig
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 OTHER_SKILL = """---
 name: other
@@ -396,9 +396,9 @@ def test_an_agent_outline_shows_frontmatter_keys_not_a_heading() -> None:
 
 
 def test_references_on_an_agent_and_on_a_plugin(tmp_path: Path) -> None:
-    from clarvis_lsp.config import ProjectConfig
-    from clarvis_lsp.engine import WorkspaceEngine
-    from clarvis_lsp.model import Position
+    from clarvis_lsp.findings import Position
+    from clarvis_lsp.project_config import ProjectConfig
+    from clarvis_lsp.workspace.engine import WorkspaceEngine
 
     ws, home = tmp_path / "ws", tmp_path / "home"
     files = {

@@ -1,4 +1,4 @@
-"""Rename in the core (``clarvis_lsp.assist.rename``): which name is under the cursor, what a rename edits and
+"""Rename in the core (``clarvis_lsp.editor.rename``): which name is under the cursor, what a rename edits and
 moves, and the names it refuses. The workspace lives in ``tmp_path/ws``; the real home directory is never read."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.assist import rename
-from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import WorkspaceEngine
+from clarvis_lsp.editor import rename
+from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH
-from clarvis_lsp.model import Position
+from clarvis_lsp.project_config import ProjectConfig
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 FILES = {
     ".clarvis/skills/review/SKILL.md": "---\nname: review\ndescription: Reviews.\nagent: helper\n---\n",

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-import clarvis_lsp.config as config_module
-from clarvis_lsp.config import (
+import clarvis_lsp.project_config as config_module
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Range, Severity
+from clarvis_lsp.project_config import (
     ConfigLoad,
     ProjectConfig,
     RootSpec,
@@ -18,9 +20,7 @@ from clarvis_lsp.config import (
     load_project_config,
     validation_messages,
 )
-from clarvis_lsp.config_toml import TomlLocator
-from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.model import Range, Severity
+from clarvis_lsp.project_config_toml import TomlLocator
 from clarvis_lsp.rules.catalogue import RULES
 
 # Real codes from the SPEC's catalogue; the validator looks codes up through known_codes(), replaced here so

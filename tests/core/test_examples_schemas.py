@@ -14,7 +14,7 @@ import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.documents.skill import parse_skill
-from clarvis_lsp.schema_store import validator
+from clarvis_lsp.schema_docs import validator
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # The skill rules that say the same as the frontmatter schema (the others need more than one file to decide).

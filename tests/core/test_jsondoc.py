@@ -19,7 +19,7 @@ from clarvis_lsp.documents.jsondoc import (
     pointer,
     to_python,
 )
-from clarvis_lsp.model import Range
+from clarvis_lsp.findings import Range
 
 # ------------------------------------------------------------------------------------------------ helpers
 

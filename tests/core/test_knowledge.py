@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp import schema_store
-from clarvis_lsp.kinds import FileKind, file_kind
+from clarvis_lsp import schema_docs
+from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.knowledge import hooks, layout, marketplace, mcp, plugin, schemas, settings, skill
-from clarvis_lsp.schema_store import validator
+from clarvis_lsp.schema_docs import validator
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
@@ -43,7 +43,7 @@ def test_the_layer_reads_every_shipped_schema_once() -> None:
     for name in schemas.schema_names():
         assert schemas.load(name) == raw(name)
         assert schemas.load(name) is schemas.load(name)
-        assert schema_store.load_schema(name) is schemas.load(name)  # the editor features share the same read
+        assert schema_docs.load_schema(name) is schemas.load(name)  # the editor features share the same read
     with pytest.raises(KeyError, match="unknown schema"):
         schemas.load("vscode-settings")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.model import CheckResult, Diagnostic, Range, Related, Severity
+from clarvis_lsp.findings import CheckResult, Diagnostic, Range, Related, Severity
 from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
 from clarvis_lsp.rules.catalogue import Rule
 

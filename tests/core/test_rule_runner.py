@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.config import config_from_mapping
-from clarvis_lsp.engine import WorkspaceEngine
+from clarvis_lsp.project_config import config_from_mapping
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import RuleStep
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 SKILL = "---\nname: review\ndescription: Reviews.\nuser-invokable: true\n---\nSee [the guide](missing.md).\n"
 
@@ -90,7 +90,7 @@ def test_select_and_ignore_skip_rules_too(tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_a_raising_cross_file_rule_keeps_the_file_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ws = _workspace(tmp_path)
-    from clarvis_lsp import engine as engine_module
+    from clarvis_lsp.workspace import engine as engine_module
 
     def broken(*args: object, **kwargs: object) -> list[object]:
         raise KeyError("name")

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from clarvis_lsp.check import CheckRequest, check_paths
-from clarvis_lsp.model import Range, Severity
+from clarvis_lsp.findings import Range, Severity
 
 
 def test_broken_symlink_skill_is_reported(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Diagnostic, Range, Severity
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.knowledge.hooks import (
     CONTROL_EVENTS,
@@ -24,7 +25,6 @@ from clarvis_lsp.knowledge.hooks import (
     TIMEOUT_MIN,
     TOOL_EVENTS,
 )
-from clarvis_lsp.model import Diagnostic, Range, Severity
 from clarvis_lsp.rules.js_regex import js_regex_error
 
 SETTINGS = ".clarvis/settings.json"

@@ -12,9 +12,9 @@ import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Diagnostic, Range, Severity
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.knowledge import mcp
-from clarvis_lsp.model import Diagnostic, Range, Severity
 from clarvis_lsp.rules.mcp import interpolation_errors
 
 # A value of each JSON type the schema gives a server field, for tests that only need the field present.

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.findings import Diagnostic, Range, Related, Severity
 from clarvis_lsp.fixes import plan_fixes
-from clarvis_lsp.model import Diagnostic, Range, Related, Severity
 
 VALID_SKILL = "---\nname: lint-fix\ndescription: Fixes lint findings.\n---\n# Lint fix\n"
 SEED_EXECUTABLE = """{

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.findings import Diagnostic, Range, Severity
 from clarvis_lsp.fixes import plan_fixes
-from clarvis_lsp.model import Diagnostic, Range, Severity
 
 SETTINGS = ".clarvis/settings.json"
 

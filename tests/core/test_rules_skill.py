@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckReport, CheckRequest, check_paths
+from clarvis_lsp.findings import Diagnostic, Fix, Range, Related, Severity, TextEdit
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.knowledge import skill as facts
-from clarvis_lsp.model import Diagnostic, Fix, Range, Related, Severity, TextEdit
 
 STUB = '"TODO: say what this skill does and when to use it"'
 VALID = "---\nname: demo\ndescription: Formats SQL files.\n---\n# Demo\n"

@@ -1,4 +1,4 @@
-"""The JSON Schemas in ``schemas/`` and their loader ``clarvis_lsp.schema_store``."""
+"""The JSON Schemas in ``schemas/`` and their loader ``clarvis_lsp.schema_docs``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 import regex
 from jsonschema import Draft202012Validator, FormatChecker
 
-from clarvis_lsp import schema_store
+from clarvis_lsp import schema_docs
 from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, schemas, settings, skill
-from clarvis_lsp.schema_store import (
+from clarvis_lsp.schema_docs import (
     SCHEMA_BASE_URI,
     describe,
     load_schema,
@@ -591,4 +591,4 @@ def test_property_names_for_maps_and_scalars_are_empty() -> None:
 
 def test_describe_is_cached_without_document() -> None:
     assert describe("settings", ["hooks", 0, "event"]) is describe("settings", ("hooks", 0, "event"))
-    assert schema_store.describe("settings.schema.json", ["model"]) == describe("settings", ["model"])
+    assert schema_docs.describe("settings.schema.json", ["model"]) == describe("settings", ["model"])

@@ -14,8 +14,8 @@ import pytest
 
 from clarvis_lsp.check import CheckReport, CheckRequest, check_paths
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.findings import Diagnostic, Position, Range, Severity
 from clarvis_lsp.fixes import plan_fixes
-from clarvis_lsp.model import Diagnostic, Position, Range, Severity
 
 SKILL = Path("/work/skills/demo/SKILL.md")  # parse_skill never touches the disk
 

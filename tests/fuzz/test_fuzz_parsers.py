@@ -13,7 +13,7 @@ from mutations import any_text, json_value
 from clarvis_lsp.documents.jsondoc import parse_json, to_python
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.model import Position
+from clarvis_lsp.findings import Position
 
 SKILL_PATH = Path("/nonexistent/ws/.clarvis/skills/fuzz/SKILL.md")
 

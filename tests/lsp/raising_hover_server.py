@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import clarvis_lsp.assist.hover as hover_module
+import clarvis_lsp.editor.hover as hover_module
 from clarvis_lsp.cli import main
 
 

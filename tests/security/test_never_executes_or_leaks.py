@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from security_support import SECRET_NAME, SECRET_VALUE, hostile_workspace, serve
 
-from clarvis_lsp.assist.completion import complete
-from clarvis_lsp.assist.hover import hover
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.documents.skill import parse_skill
-from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Position
+from clarvis_lsp.editor.completion import complete
+from clarvis_lsp.editor.hover import hover
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position
 
 
 def environment() -> dict[str, str]:

@@ -15,8 +15,8 @@ from typing import Any
 from lsprotocol import types
 
 from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Diagnostic, Fix, Position, Range
 from clarvis_lsp.fixes import fixes_to_apply
-from clarvis_lsp.model import Diagnostic, Fix, Position, Range
 from clarvis_lsp.server.app import ClarvisServer, Snapshot, uri_to_path
 from clarvis_lsp.server.convert import fix_data, to_client_range, to_lsp_diagnostic
 

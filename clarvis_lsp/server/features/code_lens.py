@@ -13,7 +13,7 @@ from typing import Any
 
 from lsprotocol import converters, types
 
-from clarvis_lsp.assist import navigation
+from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.locations import to_locations

@@ -1,6 +1,6 @@
 """Completion (``textDocument/completion``): the engine's candidates as LSP completion items.
 
-The candidates come from ``clarvis_lsp.assist.completion`` over the document's current text and the
+The candidates come from ``clarvis_lsp.editor.completion`` over the document's current text and the
 workspace's discovery (no rediscovery per request). This module only converts: ranges to the client's position
 encoding (``convert.to_client_range``), documentation to Markdown or plain text as the client accepts, and
 snippets to ``InsertTextFormat.Snippet`` (offered only when the client declares ``snippetSupport``).
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from clarvis_lsp.assist.completion import CandidateKind, CompletionCandidate, complete
 from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.editor.completion import CandidateKind, CompletionCandidate, complete
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 TRIGGER_CHARACTERS = ['"', ":", " "]
 SCAN_PATIENCE = 0.1  # seconds a completion or hover waits for a first scan before answering without it

@@ -1,4 +1,4 @@
-"""Go to definition and find references, over ``clarvis_lsp.assist.navigation``.
+"""Go to definition and find references, over ``clarvis_lsp.editor.navigation``.
 
 Definition: ``agent`` → the agent file, ``bootstrapSkill`` → its SKILL.md, an ``enabledPlugins`` entry → its
 plugin.json, a shadowed skill's ``name`` → the winning copy. References on a skill ``name``: every copy.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from clarvis_lsp.assist import navigation
+from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.locations import to_locations
 

@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from clarvis_lsp.check import file_findings
 from clarvis_lsp.discovery import find_workspaces
-from clarvis_lsp.model import Diagnostic
+from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 from clarvis_lsp.server.convert import to_lsp_diagnostic
 

@@ -1,6 +1,6 @@
 """Hover (``textDocument/hover``): the engine's hover text for keys and values, as LSP ``Hover``.
 
-The text comes from ``clarvis_lsp.assist.hover`` (schema descriptions for keys; discovery facts for skill names,
+The text comes from ``clarvis_lsp.editor.hover`` (schema descriptions for keys; discovery facts for skill names,
 events, ``enabledPlugins`` entries and other references). This module converts the range to the client's
 position encoding and sends Markdown, or the same text as plain text to a client that declares no Markdown.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from clarvis_lsp.assist.hover import hover as assist_hover
+from clarvis_lsp.editor.hover import hover as assist_hover
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.completion import SCAN_PATIENCE, discovered_or_none

@@ -1,11 +1,11 @@
-"""``textDocument/documentLink`` over ``clarvis_lsp.assist.links``: a SKILL.md body's relative links, a
+"""``textDocument/documentLink`` over ``clarvis_lsp.editor.links``: a SKILL.md body's relative links, a
 plugin.json's ``hooks`` path and the script paths of hook commands, each to a file that exists."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from clarvis_lsp.assist import links
+from clarvis_lsp.editor import links
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 from clarvis_lsp.server.convert import to_client_range
 

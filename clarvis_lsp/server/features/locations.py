@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from lsprotocol import types
 
-from clarvis_lsp.assist import navigation
+from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 

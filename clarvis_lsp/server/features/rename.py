@@ -1,4 +1,4 @@
-"""Rename and prepareRename over ``clarvis_lsp.assist.rename``.
+"""Rename and prepareRename over ``clarvis_lsp.editor.rename``.
 
 A refused rename (an invalid name, a file move the editor cannot make) is answered with a ``RequestFailed``
 error carrying the reason, which editors show to the user. Clients that take ``documentChanges`` get versioned
@@ -12,8 +12,8 @@ from collections import defaultdict
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from clarvis_lsp.assist import rename as assist
-from clarvis_lsp.model import TextEdit
+from clarvis_lsp.editor import rename as editor_rename
+from clarvis_lsp.findings import TextEdit
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 
@@ -32,7 +32,7 @@ async def prepare_rename(server: ClarvisServer, params: types.PrepareRenameParam
         return None
     await server.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
-    target = assist.prepare_rename(snapshot.engine, snapshot.path, snapshot.text, position)
+    target = editor_rename.prepare_rename(snapshot.engine, snapshot.path, snapshot.text, position)
     if target is None:
         return None
     return types.PrepareRenamePlaceholder(
@@ -48,7 +48,7 @@ async def rename(server: ClarvisServer, params: types.RenameParams) -> types.Wor
     position = snapshot.position(params.position, server.encoding)
     document_changes = _takes_document_changes(server)
     try:
-        plan = assist.rename(
+        plan = editor_rename.rename(
             snapshot.engine,
             snapshot.path,
             snapshot.text,
@@ -56,7 +56,7 @@ async def rename(server: ClarvisServer, params: types.RenameParams) -> types.Wor
             params.new_name,
             can_rename_files=document_changes and _can_rename_files(server),
         )
-    except assist.RenameRefused as refused:
+    except editor_rename.RenameRefused as refused:
         raise RenameFailed(str(refused)) from None
     if document_changes:
         return types.WorkspaceEdit(document_changes=_document_changes(server, plan))
@@ -100,7 +100,7 @@ def _changes(server: ClarvisServer, edits: tuple[TextEdit, ...]) -> dict[str, li
 
 
 def _document_changes(
-    server: ClarvisServer, plan: assist.RenamePlan
+    server: ClarvisServer, plan: editor_rename.RenamePlan
 ) -> list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile]:
     changes: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
     for uri, grouped in _by_file(plan.edits).items():

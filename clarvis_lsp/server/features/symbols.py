@@ -7,13 +7,13 @@ from collections.abc import Iterable, Sequence
 
 from lsprotocol import types
 
-from clarvis_lsp.assist import navigation
 from clarvis_lsp.discovery import find_workspaces
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import WorkspaceEngine
+from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.locations import to_location
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
 def document_symbol(

@@ -9,15 +9,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from clarvis_lsp.assist.common import (
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonLocation, JsonObject, to_python
+from clarvis_lsp.editor.common import (
     HOOK_KINDS,
     describe_at,
     display_path,
     plugin_skills,
     properties_at,
 )
-from clarvis_lsp.assist.completion_item import CandidateKind, CompletionCandidate
-from clarvis_lsp.assist.completion_snippets import (
+from clarvis_lsp.editor.completion_item import CandidateKind, CompletionCandidate
+from clarvis_lsp.editor.completion_snippets import (
     has_placeholder_key,
     json_string,
     json_value,
@@ -29,13 +30,12 @@ from clarvis_lsp.assist.completion_snippets import (
     unique_snippets,
     value_snippet,
 )
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonLocation, JsonObject, to_python
-from clarvis_lsp.engine import Discovered
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge.hooks import EVENT_CLASS
 from clarvis_lsp.knowledge.plugin import RUN_POLICIES
-from clarvis_lsp.model import Range
-from clarvis_lsp.schema_store import PathKey, PropertyDoc
+from clarvis_lsp.schema_docs import PathKey, PropertyDoc
+from clarvis_lsp.workspace.engine import Discovered
 
 # A skill's value in capabilityRunPolicies: a snippet choice between the run policies (``"${1|…|}"``).
 _RUN_POLICY_CHOICE = '"${1|' + ",".join(RUN_POLICIES) + '|}"'

@@ -8,8 +8,8 @@ written. The project file is ``.clarvis-lsp.toml`` at the workspace root or, fai
 Loading has three outcomes, like xcsh's ``ConfigFile.tryLoad()``: ``ok``, ``not-found`` (use the defaults) and
 ``error``. An error is never an exception: it comes back as ``config/invalid`` diagnostics on the file, each at
 the exact key or value at fault, because a configuration that silently falls back to defaults makes every
-other finding misleading. tomllib keeps no positions, so a small scanner (``_TomlLocator``) finds them again in
-the text.
+other finding misleading. tomllib keeps no positions, so a small scanner (``TomlLocator`` in
+``project_config_toml``) finds them again in the text.
 
 This module must not import pygls or lsprotocol: the ``--check`` path loads it and start-up time matters.
 """
@@ -27,10 +27,10 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from clarvis_lsp.config_toml import KeyPath, TomlLocator
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.model import Diagnostic, Range, Severity
-from clarvis_lsp.rules.config import INVALID
+from clarvis_lsp.findings import Diagnostic, Range, Severity
+from clarvis_lsp.project_config_toml import KeyPath, TomlLocator
+from clarvis_lsp.rules.project_config import INVALID
 
 if sys.version_info >= (3, 11):
     import tomllib

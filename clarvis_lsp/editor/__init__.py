@@ -1,5 +1,5 @@
 """Editor assistance over the engine: navigation, symbols, completion and hover, with no protocol types.
 
-Everything here works in code-point ranges (``clarvis_lsp.model.Range``) and paths; ``clarvis_lsp.server``
+Everything here works in code-point ranges (``clarvis_lsp.findings.Range``) and paths; ``clarvis_lsp.server``
 turns the results into LSP messages.
 """

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from clarvis_lsp.schema_store import PropertyDoc
+from clarvis_lsp.schema_docs import PropertyDoc
 
 __all__ = [
     "has_placeholder_key",

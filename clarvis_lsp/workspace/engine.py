@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from clarvis_lsp.config import ProjectConfig
 from clarvis_lsp.discovery import (
     AgentInfo,
     AgentSkillsOptions,
@@ -36,8 +35,9 @@ from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
-from clarvis_lsp.kinds import FileKind, file_kind
-from clarvis_lsp.model import Diagnostic, Position, Range
+from clarvis_lsp.file_kinds import FileKind, file_kind
+from clarvis_lsp.findings import Diagnostic, Position, Range
+from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.agent import AgentContext, AgentFile
 from clarvis_lsp.rules.base import Findings
@@ -207,7 +207,7 @@ class WorkspaceEngine:
         follow = self.config.follow_symlinks
         excludes = excludes.below(prefix)
         for directory in walk_tree(top, excludes, skip_paths=skipped):
-            # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (kinds.py):
+            # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (file_kinds.py):
             # elsewhere it is skipped before a stat and a Path are spent on it.
             in_agents = os.path.basename(directory.path) == "agents"
             for entry in directory.files:

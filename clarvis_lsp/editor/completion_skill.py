@@ -7,20 +7,20 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from clarvis_lsp.assist.common import (
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.editor.common import (
     FrontmatterLine,
     display_path,
     frontmatter_keys,
     frontmatter_line,
     frontmatter_lines,
 )
-from clarvis_lsp.assist.completion_item import CandidateKind, CompletionCandidate
-from clarvis_lsp.assist.completion_snippets import preview, type_label
-from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered
+from clarvis_lsp.editor.completion_item import CandidateKind, CompletionCandidate
+from clarvis_lsp.editor.completion_snippets import preview, type_label
+from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.skill import NAME_PATTERN
-from clarvis_lsp.model import Position, Range
-from clarvis_lsp.schema_store import describe, load_schema, property_names
+from clarvis_lsp.schema_docs import describe, load_schema, property_names
+from clarvis_lsp.workspace.engine import Discovered
 
 __all__ = ["complete_skill"]
 

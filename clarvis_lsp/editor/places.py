@@ -12,10 +12,10 @@ from clarvis_lsp.discovery.scan import scan_root
 from clarvis_lsp.documents.jsondoc import JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
 from clarvis_lsp.documents.text import strip_bom
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge import layout
-from clarvis_lsp.model import Position, Range
 from clarvis_lsp.rules.discovery import name_range
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 FILE_START = Range.point(0, 0)
 

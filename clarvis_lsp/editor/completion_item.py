@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from clarvis_lsp.model import Range
+from clarvis_lsp.findings import Range
 
 CandidateKind = Literal["property", "value", "enum", "snippet", "reference"]
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.assist.places import (
+from clarvis_lsp.editor.places import (
     Location,
     discovered_of,
     display_path,
     name_location,
     skill_document,
 )
-from clarvis_lsp.engine import WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Range
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Range
 from clarvis_lsp.rules.discovery import name_range
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Completion and hover (``clarvis_lsp.assist``) at any position of arbitrary and mutated documents of every kind:
+"""Completion and hover (``clarvis_lsp.editor``) at any position of arbitrary and mutated documents of every kind:
 never an exception, every range they return lies inside the document and on the cursor's line."""
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mutations import any_text, mutated_frontmatter, mutated_json, spliced
 
-from clarvis_lsp.assist.completion import complete
-from clarvis_lsp.assist.hover import hover
-from clarvis_lsp.config import ProjectConfig, layered
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Position
+from clarvis_lsp.editor.completion import complete
+from clarvis_lsp.editor.hover import hover
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position
+from clarvis_lsp.project_config import ProjectConfig, layered
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Discovered, list[Seed]]:
-    home, seeds = build_workspace(tmp_path_factory.mktemp("assist"))
+    home, seeds = build_workspace(tmp_path_factory.mktemp("editor"))
     examples = seeds[0].path.parents[0]
     while examples.name != "examples":
         examples = examples.parent

@@ -19,10 +19,10 @@ What resolves to what (SPEC §5):
 
 from __future__ import annotations
 
-from clarvis_lsp.assist.code_lens import OverrideLens, override_lenses
-from clarvis_lsp.assist.definitions import definition, references
-from clarvis_lsp.assist.places import Location, display_path
-from clarvis_lsp.assist.symbols import (
+from clarvis_lsp.editor.code_lens import OverrideLens, override_lenses
+from clarvis_lsp.editor.definitions import definition, references
+from clarvis_lsp.editor.places import Location, display_path
+from clarvis_lsp.editor.symbols import (
     MAX_DOCUMENT_SYMBOLS,
     MAX_SYMBOL_DEPTH,
     MAX_WORKSPACE_SYMBOLS,

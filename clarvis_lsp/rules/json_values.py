@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonMember, JsonNode
-from clarvis_lsp.model import Fix, Range
+from clarvis_lsp.findings import Fix, Range
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.jsonedit import remove_member, rename_key
 

@@ -1,7 +1,7 @@
 """Completion candidates by position, for every file kind, in documents that are still being typed.
 
 The JSON kinds locate the cursor with ``JsonDocument.path_at`` (it recovers from unclosed quotes and braces) and
-ask the schemas (``schema_store``) what may go there: property names not yet present, enum values (narrowed by
+ask the schemas (``schema_docs``) what may go there: property names not yet present, enum values (narrowed by
 the document, so a hook on ``run_end`` offers only ``on_failure: "pass"`` and an ``http`` MCP server no
 ``command``), booleans, and the schemas' ``defaultSnippets`` as LSP snippets. Facts discovery knows add values
 the schemas cannot: installed plugins for ``enabledPlugins``, the plugin's skills for ``bootstrapSkill`` and
@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clarvis_lsp.assist.common import SCHEMA_FOR_KIND, parsed_json
-from clarvis_lsp.assist.completion_item import CandidateKind, CompletionCandidate
-from clarvis_lsp.assist.completion_json import JsonCompletion
-from clarvis_lsp.assist.completion_skill import complete_skill
-from clarvis_lsp.assist.completion_snippets import snippet_json
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered
-from clarvis_lsp.kinds import FileKind
-from clarvis_lsp.model import Position
+from clarvis_lsp.editor.common import SCHEMA_FOR_KIND, parsed_json
+from clarvis_lsp.editor.completion_item import CandidateKind, CompletionCandidate
+from clarvis_lsp.editor.completion_json import JsonCompletion
+from clarvis_lsp.editor.completion_skill import complete_skill
+from clarvis_lsp.editor.completion_snippets import snippet_json
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position
+from clarvis_lsp.workspace.engine import Discovered
 
 __all__ = ["CandidateKind", "CompletionCandidate", "complete", "snippet_json"]
 

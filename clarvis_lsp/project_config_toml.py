@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.model import Range
+from clarvis_lsp.findings import Range
 
 if sys.version_info >= (3, 11):
     import tomllib

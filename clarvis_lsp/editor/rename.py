@@ -13,7 +13,7 @@ A name is only worth renaming if everything that names it follows, or Clarvis st
   ``enabledPlugins`` entry and marketplace entry of that name, every ``agent: <plugin>:<agent>``, and the plugin's
   directory (Clarvis requires the two to be equal) when it bears the old name and the editor can rename files.
 
-The places come from ``clarvis_lsp.assist.navigation`` (the same lookup as definition and references); the new
+The places come from ``clarvis_lsp.editor.navigation`` (the same lookup as definition and references); the new
 name is checked against the pattern and length the name rules use (``clarvis_lsp.knowledge``).
 """
 
@@ -27,18 +27,18 @@ from typing import Literal
 
 import yaml
 
-from clarvis_lsp.assist import navigation
 from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.discovery.agents import AgentInfo
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
 from clarvis_lsp.documents.text import strip_bom
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.editor import navigation
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position, Range, TextEdit
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import plugin as plugin_facts
 from clarvis_lsp.knowledge import skill as skill_facts
-from clarvis_lsp.model import Position, Range, TextEdit
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 __all__ = ["FileRename", "RenamePlan", "RenameRefused", "RenameTarget", "prepare_rename", "rename"]
 

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from clarvis_lsp.assist.places import (
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
+from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument
+from clarvis_lsp.documents.text import LineIndex, strip_bom
+from clarvis_lsp.editor.places import (
     FILE_START,
     Location,
     discovered_of,
@@ -22,13 +25,10 @@ from clarvis_lsp.assist.places import (
     skill_document,
     string_value,
 )
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
-from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument
-from clarvis_lsp.documents.text import LineIndex, strip_bom
-from clarvis_lsp.engine import WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
-from clarvis_lsp.model import Position, Range
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 MAX_DOCUMENT_SYMBOLS = 5000  # a 10 MB JSON file has far more nodes than an outline can show
 MAX_SYMBOL_DEPTH = 64

@@ -19,7 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.assist.common import (
+from clarvis_lsp.discovery import SkillInfo
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, to_python
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.editor.common import (
     HOOK_KINDS,
     SCHEMA_FOR_KIND,
     describe_at,
@@ -30,16 +33,13 @@ from clarvis_lsp.assist.common import (
     properties_at,
     same_path,
 )
-from clarvis_lsp.discovery import SkillInfo
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, to_python
-from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.hooks import CLASS_EFFECT, CONTROL_CLASS, EVENT_CLASS, REWRITE_EVENT, TOOL_EVENTS
 from clarvis_lsp.knowledge.skill import FIELDS as SKILL_FIELDS
-from clarvis_lsp.model import Position, Range
 from clarvis_lsp.rules.base import closest
-from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe
+from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe
+from clarvis_lsp.workspace.engine import Discovered
 
 __all__ = ["HoverInfo", "event_markdown", "hover", "key_markdown", "plugin_entry_markdown", "skill_copies_markdown"]
 

@@ -16,10 +16,10 @@ from pathlib import Path
 from clarvis_lsp.discovery import SkillRoot, SkillScope, scan_root
 from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.engine import Discovered
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.knowledge import layout
-from clarvis_lsp.schema_store import PathKey, PropertyDoc, describe, property_names
+from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe, property_names
+from clarvis_lsp.workspace.engine import Discovered
 
 SCHEMA_FOR_KIND: dict[FileKind, str] = {
     FileKind.SKILL: "skill-frontmatter",
@@ -92,7 +92,7 @@ def _value_at(data: object, path: Sequence[PathKey]) -> object:
 
 
 def describe_at(kind: FileKind, path: Sequence[PathKey], data: object) -> PropertyDoc | None:
-    """``schema_store.describe`` for ``path`` of a document of ``kind`` whose parsed value is ``data``."""
+    """``schema_docs.describe`` for ``path`` of a document of ``kind`` whose parsed value is ``data``."""
     name, inner, instance = schema_target(kind, path, data)
     if isinstance(instance, _Missing):
         return describe(name, inner)
@@ -100,7 +100,7 @@ def describe_at(kind: FileKind, path: Sequence[PathKey], data: object) -> Proper
 
 
 def properties_at(kind: FileKind, path: Sequence[PathKey], data: object) -> list[PropertyDoc]:
-    """``schema_store.property_names`` for the object at ``path`` of a document of ``kind``."""
+    """``schema_docs.property_names`` for the object at ``path`` of a document of ``kind``."""
     name, inner, instance = schema_target(kind, path, data)
     if isinstance(instance, _Missing):
         return property_names(name, inner)

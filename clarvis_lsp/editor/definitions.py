@@ -17,7 +17,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from clarvis_lsp.assist.places import (
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonObject, parse_json
+from clarvis_lsp.documents.skill import SkillDocument
+from clarvis_lsp.documents.text import strip_bom
+from clarvis_lsp.editor.places import (
     FILE_START,
     Location,
     discovered_of,
@@ -30,14 +33,11 @@ from clarvis_lsp.assist.places import (
     skill_document,
     string_value,
 )
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonObject, parse_json
-from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.documents.text import strip_bom
-from clarvis_lsp.engine import Discovered, WorkspaceEngine
-from clarvis_lsp.kinds import FileKind
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge import layout
-from clarvis_lsp.model import Position, Range
 from clarvis_lsp.rules.discovery import name_range, names_at
+from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 
 def definition(
