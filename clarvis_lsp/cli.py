@@ -1,7 +1,8 @@
 """The ``clarvis-lsp`` command: the language server by default, ``--check`` / ``--list`` / ``--explain`` headless.
 
 The headless paths never import pygls: pre-commit runs ``--check`` on every commit and start-up time is most of
-its cost. Only serving imports ``clarvis_lsp.server``.
+its cost. Only serving imports ``clarvis_lsp.server``. Each mode imports what it needs when it runs (the checker,
+the rule catalogue, the output formats), so ``--version`` and ``--help`` load only ``argparse``.
 """
 
 from __future__ import annotations
@@ -10,26 +11,18 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from clarvis_lsp import __version__
-from clarvis_lsp.check import CheckReport, CheckRequest, UsageError, check_paths
-from clarvis_lsp.discovery import SkillRootInput, StartupError
-from clarvis_lsp.findings import Severity
-from clarvis_lsp.listing import effective_skills, format_listing
-from clarvis_lsp.memory import bulk_allocation
-from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
-from clarvis_lsp.project_config import RootSpec
-from clarvis_lsp.rules.base import did_you_mean
-from clarvis_lsp.rules.catalogue import all_rules
+
+if TYPE_CHECKING:
+    from clarvis_lsp.check import CheckReport, CheckRequest
 
 
-@dataclass(frozen=True)
-class Transport:
+class Transport(NamedTuple):
     """How the server talks to its client: ``stdio``, ``socket``/``pipe`` (connect to a listening client), or
-    ``tcp``/``ws`` (listen for one)."""
+    ``tcp``/``ws`` (listen for one). A named tuple, not a dataclass: ``--version`` and ``--help`` do not load
+    ``dataclasses`` (and ``inspect`` with it)."""
 
     kind: Literal["stdio", "socket", "pipe", "tcp", "ws"]
     host: str = "127.0.0.1"
@@ -161,12 +154,17 @@ def _transport(args: argparse.Namespace) -> Transport | None:
 
 def rules_table() -> str:
     """The catalogue as the Markdown table README.md embeds (a test keeps the two equal)."""
+    from clarvis_lsp.rules.catalogue import all_rules
+
     rows = ["| code | severity | when |", "| --- | --- | --- |"]
     rows += [f"| `{rule.code}` | {rule.severity.label} | {rule.summary} |" for rule in all_rules()]
     return "\n".join(rows) + "\n"
 
 
 def _explain(code: str) -> int:
+    from clarvis_lsp.rules.base import did_you_mean
+    from clarvis_lsp.rules.catalogue import all_rules
+
     rules = {rule.code: rule for rule in all_rules()}
     found = rules.get(code.strip())
     if found is None:
@@ -177,6 +175,14 @@ def _explain(code: str) -> int:
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from clarvis_lsp.check import CheckRequest, UsageError, check_paths
+    from clarvis_lsp.discovery import SkillRootInput, StartupError
+    from clarvis_lsp.findings import Severity
+    from clarvis_lsp.memory import bulk_allocation
+    from clarvis_lsp.project_config import RootSpec
+
     overrides: dict[str, object] = {}
     if args.preset:
         overrides["preset"] = args.preset
@@ -231,6 +237,9 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _print_result(report: CheckReport, output_format: str) -> None:
+    from clarvis_lsp.output import format_github, format_json, format_sarif, format_text
+    from clarvis_lsp.rules.catalogue import all_rules
+
     result = report.result
     if output_format == "json":
         text = format_json(result, __version__)
@@ -250,6 +259,7 @@ wait for the next pass, and a fix can uncover another finding. Bounded, so two f
 
 def _fix_until_stable(report: CheckReport, request: CheckRequest, *, unsafe: bool) -> CheckReport:
     """Apply the fixes, check again and repeat until nothing is left to fix; one line per file on stderr."""
+    from clarvis_lsp.check import check_paths
     from clarvis_lsp.fixes import plan_fixes  # only --fix/--diff need it
 
     fixed: dict[str, int] = {}
@@ -276,6 +286,8 @@ def _print_diff(report: CheckReport, *, unsafe: bool) -> None:
 
 
 def _format_list(report: CheckReport) -> str:
+    from clarvis_lsp.listing import effective_skills, format_listing
+
     workspaces = [effective_skills(engine.directory, engine.discovered.registry) for engine in report.engines]
     return format_listing(workspaces, report.result.display_path)
 
