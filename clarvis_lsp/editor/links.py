@@ -1,7 +1,8 @@
 """Document links, protocol-free: the files a document names, so the editor can open them with a click.
 
-- a SKILL.md body: its relative Markdown links and images (``[text](references/api.md)``, ``[x]: path``),
-  outside fenced code, resolved against the skill directory;
+- a SKILL.md body: its relative Markdown links and images (``[text](references/api.md)``, ``[x]: path``), exactly
+  those ``skill/broken-link`` checks (``clarvis_lsp.rules.skill_links.body_links``, a CommonMark reading: nothing
+  in code, HTML or comments), resolved against the skill directory as that rule resolves them;
 - a plugin.json: its ``hooks`` path (the one path its schema declares), resolved against the plugin directory;
 - the hooks of settings.json, plugin.json and hooks documents: the words of a hook's ``command`` that are
   relative paths (``./scripts/check.sh``, ``bash scripts/lint.sh``), resolved against the plugin directory for a
@@ -13,6 +14,7 @@ only mislead, and the missing targets are already diagnostics.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Container, Iterator
@@ -21,22 +23,19 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
-from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import layout
+from clarvis_lsp.rules import skill_links
 
-__all__ = ["DocumentLink", "body_links", "document_links"]
+__all__ = ["DocumentLink", "document_links"]
 
 MAX_LINKS = 5000  # an editor draws every link: a huge generated file gets the first ones
 _MAX_DEPTH = 8  # how deep hook objects are looked for in a JSON document
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_INLINE = re.compile(r"\]\(\s*(<[^<>\n]*>|[^\s()<>]+)")
-_DEFINITION = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)")
-_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
 
 
 @dataclass(frozen=True)
@@ -56,11 +55,7 @@ def document_links(
     text = strip_bom(text)
     found: list[DocumentLink] = []
     if kind is FileKind.SKILL:
-        document = parse_skill(path, text)
-        for where, written in body_links(document):
-            target = _resolve(written, path.parent)
-            if target is not None and _exists(target, open_files):
-                found.append(DocumentLink(where, target, f"Open {written}"))
+        found = list(itertools.islice(_skill_links(path, text, open_files), MAX_LINKS))
     elif kind in (FileKind.PLUGIN, FileKind.HOOKS, FileKind.SETTINGS):
         found = list(_json_links(kind, path, parse_json(text), open_files))
     return found[:MAX_LINKS]
@@ -69,33 +64,32 @@ def document_links(
 # -- SKILL.md ----------------------------------------------------------------------------------------------------
 
 
-def body_links(document: SkillDocument) -> Iterator[tuple[Range, str]]:
-    """Each link destination of the body as written, with its range: inline links and images, and link reference
-    definitions; not inside fenced code or code spans."""
-    lines = document.lines
-    fence: str | None = None
-    for line in range(document.body_start_line, lines.line_count):
-        text = lines.line_text(line)
-        if fence is not None:
-            stripped = text.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
+def _skill_links(path: Path, text: str, open_files: Container[Path]) -> Iterator[DocumentLink]:
+    """The body's links as ``skill/broken-link`` reads them, each to its resolved target when that exists: the
+    rule and the editor's links can never disagree on what is a link or where it points."""
+    document = parse_skill(path, text)
+    exists: dict[str, bool] = {}  # each target looked up once, as the rule does
+    for link in skill_links.body_links(document):
+        if link.resolved is None:
+            continue  # a URL, an anchor, an absolute path, a run-time placeholder
+        target = Path(link.resolved)
+        found = exists.get(link.resolved)
+        if found is None:
+            found = exists[link.resolved] = _exists(target, open_files)
+        if not found:
             continue
-        opening = _FENCE.match(text)
-        if opening is not None:
-            fence = opening.group(1)
-            continue
-        masked = _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), text)
-        start = lines.line_start(line)
-        definition = _DEFINITION.match(masked)
-        matches = [definition] if definition is not None else list(_INLINE.finditer(masked))
-        for match in matches:
-            begin, end = match.span(1)
-            written = text[begin:end]
-            if written.startswith("<"):
-                begin, end, written = begin + 1, end - 1, written[1:-1]
-            if written:
-                yield lines.range(start + begin, start + end), written
+        start, end = link.start, link.end
+        if link.written.startswith("<") and link.written.endswith(">"):
+            start, end = start + 1, end - 1  # the destination inside ``<…>``
+        where = Range(document.lines.position(start), document.lines.position(end))
+        yield DocumentLink(where, target, f"Open {link.target}")
+
+
+def _exists(target: Path, open_files: Container[Path]) -> bool:
+    return target in open_files or os.path.exists(target)
+
+
+# -- plugin.json and hooks ---------------------------------------------------------------------------------------
 
 
 def _resolve(written: str, base: Path) -> Path | None:
@@ -104,13 +98,6 @@ def _resolve(written: str, base: Path) -> Path | None:
     if not target or _SCHEME.match(target) or target.startswith(("/", "\\", "~")):
         return None
     return Path(os.path.normpath(base / target))
-
-
-def _exists(target: Path, open_files: Container[Path]) -> bool:
-    return target in open_files or os.path.exists(target)
-
-
-# -- plugin.json and hooks ---------------------------------------------------------------------------------------
 
 
 def _plugin_directory(path: Path) -> Path | None:
