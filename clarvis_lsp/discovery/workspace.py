@@ -103,24 +103,29 @@ def find_workspaces(
     if str(top) != home_path:
         found.append(top)
 
+    # A directory is a workspace when the walk meets one of its markers: as a subdirectory (pruned from the walk
+    # right here, after the exclude check has passed it) or as a symlink to a directory (listed with the files).
+    # No directory is asked about its markers with extra stat calls.
+    with_marker: set[str] = set()
+
     def not_a_marker(entry: os.DirEntry[str], _relative: str) -> bool:
-        return entry.name not in ALL_MARKERS
+        if entry.name not in ALL_MARKERS:
+            return True
+        if entry.name in markers:
+            with_marker.add(os.path.dirname(entry.path))
+        return False
 
     for directory in walk_tree(str(top), excludes, keep_directory=not_a_marker):
-        for entry in directory.subdirectories:
-            child = entry.path
-            relative = directory.child_relative(entry.name)
-            if child != home_path and _is_included_workspace(child, relative, excludes, markers):
-                found.append(Path(child))
+        for entry in directory.files:
+            if (
+                entry.name in markers
+                and entry.is_symlink()
+                and os.path.isdir(entry.path)
+                and not excludes.directory(directory.child_relative(entry.name))
+            ):
+                with_marker.add(directory.path)
+    found.extend(Path(path) for path in with_marker if path not in (str(top), home_path))
     return _depth_first_order(top, found)
-
-
-def _is_included_workspace(path: str, relative: str, excludes: Excludes, markers: tuple[str, ...]) -> bool:
-    """A workspace whose marker directory is not excluded (``vendor/**`` excludes ``vendor/.clarvis`` too)."""
-    return any(
-        os.path.isdir(os.path.join(path, marker)) and not excludes.directory(f"{relative}/{marker}")
-        for marker in markers
-    )
 
 
 def _depth_first_order(top: Path, found: list[Path]) -> list[Path]:

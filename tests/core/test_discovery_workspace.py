@@ -106,6 +106,20 @@ def test_find_workspaces_does_not_follow_symlinked_dirs(tmp_path: Path) -> None:
     assert find_workspaces(tree, home=tmp_path / "home") == [tree]
 
 
+def test_a_symlinked_marker_still_makes_a_workspace(tmp_path: Path) -> None:
+    # The workspace's own .clarvis may be a link to shared configuration; the walk does not enter it either way.
+    shared = tmp_path / "shared-clarvis"
+    (shared / "skills").mkdir(parents=True)
+    tree = tmp_path / "tree"
+    (tree / "app").mkdir(parents=True)
+    (tree / "app" / ".clarvis").symlink_to(shared, target_is_directory=True)
+    (tree / "lib" / ".agents").mkdir(parents=True)
+    (tree / "dangling").mkdir()
+    (tree / "dangling" / ".clarvis").symlink_to(tmp_path / "missing", target_is_directory=True)
+    assert find_workspaces(tree, home=tmp_path / "home") == [tree, tree / "app", tree / "lib"]
+    assert find_workspaces(tree, home=tmp_path / "home", exclude=["app/.clarvis"]) == [tree, tree / "lib"]
+
+
 def test_find_workspaces_survives_unreadable_dirs(monorepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = os.scandir
     denied = str(monorepo / "deep")
