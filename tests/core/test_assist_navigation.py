@@ -4,6 +4,7 @@ lens, as code-point ranges and paths. The workspace lives in ``tmp_path/ws``, th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -380,7 +381,7 @@ def test_match_score(query: str, name: str, score: int | None) -> None:
 
 def test_an_invalid_configuration_gives_nothing(tree: Tree) -> None:
     engine = WorkspaceEngine(directory=tree.ws, config=ProjectConfig(preset="xcsh"), home=tree.home)
-    engine.config = engine.config.model_copy(update={"preset": "nonexistent"})
+    engine.config = dataclasses.replace(engine.config, preset="nonexistent")  # type: ignore[arg-type]
     text = tree.winner.read_text(encoding="utf-8")
     assert navigation.definition(engine, tree.winner, text, at(text, "review")) == []
     assert navigation.workspace_symbols([engine], "") == []
@@ -413,7 +414,7 @@ def test_references_on_an_agent_and_on_a_plugin(tmp_path: Path) -> None:
         (ws / relative).parent.mkdir(parents=True, exist_ok=True)
         (ws / relative).write_text(text, encoding="utf-8")
     home.mkdir()
-    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(includeUser=False), home=home)
+    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=home)
     agent = ws / ".clarvis/agents/reviewer.md"
     found = navigation.references(engine, agent, agent.read_text(), Position(1, 7))
     assert [(location.path.name, location.range.start.line) for location in found] == [("SKILL.md", 3)]

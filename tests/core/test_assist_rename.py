@@ -37,7 +37,7 @@ def ws(tmp_path: Path) -> Path:
 
 
 def engine_of(ws: Path) -> WorkspaceEngine:
-    return WorkspaceEngine(directory=ws, config=ProjectConfig(includeUser=False), home=ws.parent / "home")
+    return WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=ws.parent / "home")
 
 
 def at(path: Path, needle: str, delta: int = 1) -> tuple[str, Position]:
@@ -137,7 +137,7 @@ def test_an_unsaved_buffer_is_what_gets_renamed(ws: Path) -> None:
     skill = ws / ".clarvis/skills/review/SKILL.md"
     buffer = "---\ndescription: Moved down.\nname: review\n---\n"
     engine = WorkspaceEngine(
-        directory=ws, config=ProjectConfig(includeUser=False), home=ws.parent / "home", overlay={skill: buffer}
+        directory=ws, config=ProjectConfig(include_user=False), home=ws.parent / "home", overlay={skill: buffer}
     )
     position = LineIndex(buffer).position(buffer.index("review"))
     plan = rename.rename(engine, skill, buffer, position, "audit", can_rename_files=False)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 import clarvis_lsp.project_config as config_module
 from clarvis_lsp.documents.text import LineIndex
@@ -15,6 +16,7 @@ from clarvis_lsp.project_config import (
     ConfigLoad,
     ProjectConfig,
     RootSpec,
+    SettingsOptions,
     config_from_mapping,
     layered,
     load_project_config,
@@ -600,3 +602,70 @@ def test_defaults_then_file_then_editor(tmp_path: Path) -> None:
 def test_severity_for(rules: dict[str, str], code: str, default: Severity, expected: Severity | None) -> None:
     config = config_from_mapping({"rules": rules})
     assert config.severity_for(code, default) == expected
+
+
+# --- the plain dataclass and the models -------------------------------------------------------------------------
+
+
+def test_the_dataclass_and_the_models_spell_every_key_alike() -> None:
+    from clarvis_lsp import project_config_validation as models
+
+    def aliases(model: type[BaseModel]) -> dict[str, str]:
+        return {name: info.alias or name for name, info in model.model_fields.items()}
+
+    assert aliases(models.ProjectConfig) == config_module.FIELD_ALIASES
+    assert [item.name for item in dataclasses.fields(ProjectConfig)] == list(config_module.FIELD_ALIASES)
+    assert aliases(models.SettingsOptions) == config_module.SETTINGS_ALIASES
+    assert [item.name for item in dataclasses.fields(SettingsOptions)] == list(config_module.SETTINGS_ALIASES)
+    assert list(models.RootSpec.model_fields) == [item.name for item in dataclasses.fields(RootSpec)]
+    assert models.validate({}) == ProjectConfig()
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"strict": True},
+        {"preset": "xcsh", "includeUser": False, "strict": True, "followSymlinks": False},
+        {"follow_symlinks": False, "include_user": False, "preset": None},
+        {"followSymlinks": False, "follow_symlinks": True},  # both spellings: the models say which is extra
+        {"strict": 1},
+        {"includeUser": "no"},
+        {"preset": "xcs"},
+        {"stict": True},
+        {"exclude": ["a/**"]},
+        {"roots": ["b:user"], "strict": True},
+    ],
+)
+def test_flags_taken_without_the_models_as_the_models_take_them(overrides: dict[str, object]) -> None:
+    """``layered`` and ``config_from_mapping`` take booleans and a preset without pydantic: the outcome (or the
+    error) is the one the models give."""
+    from clarvis_lsp import project_config_validation as models
+
+    base = config_from_mapping({"preset": "xcsh", "exclude": ["x/**"], "rules": {"hooks/*": "off"}})
+
+    def by_models() -> ProjectConfig:
+        merged = models.as_options(base)
+        for key, value in overrides.items():
+            if value is not None:
+                merged[config_module.FIELD_ALIASES.get(key, key)] = value
+        return models.validate(merged)
+
+    try:
+        expected: ProjectConfig | str = by_models()
+    except ValidationError as error:
+        expected = str(validation_messages(error))
+    try:
+        got: ProjectConfig | str = layered(base, overrides)
+    except ValidationError as error:
+        got = str(validation_messages(error))
+    assert got == expected
+    try:
+        expected = models.validate({key: value for key, value in overrides.items() if value is not None})
+    except ValidationError as error:
+        expected = str(validation_messages(error))
+    try:
+        got = config_from_mapping(overrides)
+    except ValidationError as error:
+        got = str(validation_messages(error))
+    assert got == expected
