@@ -9,11 +9,13 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 SCHEMA_PACKAGE = "clarvis_lsp.schemas"
 SCHEMA_SUFFIX = ".schema.json"
@@ -93,8 +95,85 @@ def strings(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-SchemaPattern = regex.Pattern[str]
-"""A schema ``pattern`` compiled for Python: ``match(text)`` is truthy when the whole text matches."""
+class SchemaPattern:
+    """A schema ``pattern`` compiled for Python: ``match(text)`` is truthy when the whole text matches.
+
+    The pattern is ECMAScript, compiled with ``regex`` (``pattern`` is that regex's source), and only when a text
+    needs it: an ASCII text is matched by the pattern's ASCII projection, compiled with ``re``, where one exists
+    (``\\p{L}`` in a class is ``A-Za-z`` for an ASCII text). So checking skills with ASCII names never imports
+    ``regex``.
+    """
+
+    __slots__ = ("_ascii", "_compiled", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: regex.Pattern[str] | None = None
+        projection = ascii_projection(pattern)
+        self._ascii = re.compile(projection) if projection is not None else None
+
+    def match(self, text: str) -> re.Match[str] | regex.Match[str] | None:
+        if self._ascii is not None and text.isascii():
+            return self._ascii.match(text)
+        return self.compiled.match(text)
+
+    @property
+    def compiled(self) -> regex.Pattern[str]:
+        """The pattern as ``regex`` compiles it (ECMAScript's ``\\p{…}`` classes and ``\\s`` included)."""
+        if self._compiled is None:
+            import regex
+
+            self._compiled = regex.compile(self.pattern, regex.VERSION0)
+        return self._compiled
+
+
+# What a Unicode property class holds of ASCII: \p{L} and \p{M} as the Unicode database has it (no ASCII mark).
+_ASCII_OF_PROPERTY = {"L": "A-Za-z", "Lu": "A-Z", "Ll": "a-z", "M": "", "N": "0-9", "Nd": "0-9"}
+# Escapes that mean the same in ``re`` and ``regex`` for an ASCII text (``\\s`` does not: ``re`` takes \x1c-\x1f).
+_SAME_ESCAPES = frozenset("dDZ")
+_PROPERTY = re.compile(r"p\{(\w+)\}")
+
+
+def ascii_projection(pattern: str) -> str | None:
+    """``pattern`` as ``re`` matches ASCII texts the way ``regex`` matches them, or None when that is not certain:
+    ``\\p{…}`` only inside a character class and only for the classes in ``_ASCII_OF_PROPERTY``, no escape but
+    punctuation and ``\\d``, ``\\D``, ``\\Z``, no inline flag."""
+    out: list[str] = []
+    in_class = False
+    class_body = -1  # where the open class's members start: a "]" there is a member, not the end
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            following = pattern[i + 1 : i + 2]
+            prop = _PROPERTY.match(pattern, i + 1)
+            if prop is not None:
+                ascii_part = _ASCII_OF_PROPERTY.get(prop.group(1))
+                if not in_class or ascii_part is None:
+                    return None
+                out.append(ascii_part)
+                i = prop.end()
+                continue
+            if not following or (following.isalnum() and following not in _SAME_ESCAPES):
+                return None
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+            class_body = i + 2 if pattern[i + 1 : i + 2] == "^" else i + 1
+        elif char == "]" and in_class and i != class_body:
+            in_class = False
+        elif char == "(" and pattern[i + 1 : i + 2] == "?" and pattern[i + 2 : i + 3] not in (":", "=", "!", "<"):
+            return None  # an inline flag or a named group: not worth telling apart
+        out.append(char)
+        i += 1
+    projected = "".join(out)
+    try:
+        re.compile(projected)
+    except re.error:
+        return None
+    return projected
 
 
 def python_pattern(pattern: str) -> SchemaPattern:
@@ -107,7 +186,7 @@ def python_pattern(pattern: str) -> SchemaPattern:
     """
     if not pattern.startswith("^") or not pattern.endswith("$") or pattern.endswith("\\$"):
         raise ValueError(f"schema pattern {pattern!r} is not anchored with ^ and $")
-    return regex.compile(f"(?:{pattern[1:-1]})\\Z", regex.VERSION0)
+    return SchemaPattern(f"(?:{pattern[1:-1]})\\Z")
 
 
 __all__ = [
@@ -115,6 +194,7 @@ __all__ = [
     "SCHEMA_SUFFIX",
     "Field",
     "SchemaPattern",
+    "ascii_projection",
     "fields",
     "load",
     "python_pattern",

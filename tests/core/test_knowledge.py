@@ -55,6 +55,62 @@ def test_python_patterns_match_as_the_schema_patterns_do() -> None:
         schemas.python_pattern("[a-z]+")
 
 
+def _schema_patterns() -> list[str]:
+    """Every ``pattern`` written in the shipped schemas."""
+    found: list[str] = []
+    pending: list[Any] = [raw(name) for name in schemas.schema_names()]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get("pattern"), str):
+                found.append(value["pattern"])
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return sorted(set(found))
+
+
+def _ascii_texts(pattern: str) -> list[str]:
+    """Every ASCII text of up to two characters, and longer ones made of what the pattern writes."""
+    import random
+
+    ascii_chars = [chr(code) for code in range(128)]
+    texts = ["", *ascii_chars, *(a + b for a in ascii_chars for b in ascii_chars)]
+    pieces = [*set(pattern), "a", "Z", "0", "9", ".", "-", "_", "://", "https://", "git@h:x", "1.2.3", " ", "\x1c"]
+    rng = random.Random(pattern)
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 24))) for _ in range(3000)]
+    return texts
+
+
+@pytest.mark.parametrize("pattern", _schema_patterns())
+def test_the_ascii_projection_matches_ascii_texts_as_regex_does(pattern: str) -> None:
+    """An ASCII text is matched with ``re`` by the pattern's ASCII projection instead of compiling ``regex``: both
+    must say the same, for every schema pattern (the ones with no safe projection always use ``regex``)."""
+    import regex
+
+    source = f"(?:{pattern[1:-1]})\\Z" if pattern.startswith("^") and pattern.endswith("$") else pattern
+    projection = schemas.ascii_projection(source)
+    if projection is None:
+        assert not re.fullmatch(r"[^\\]*", source), source  # only an escape can stop a projection here
+        return
+    python = re.compile(projection)
+    ecmascript = regex.compile(source, regex.VERSION0)
+    for text in _ascii_texts(pattern):
+        assert (python.match(text) is None) == (ecmascript.match(text) is None), (pattern, text)
+
+
+def test_the_ascii_projection_is_refused_where_re_and_regex_differ() -> None:
+    assert schemas.ascii_projection(r"[\p{L}\p{M}\p{Nd}._-]+\Z") == r"[A-Za-z0-9._-]+\Z"
+    assert schemas.ascii_projection(r"[^\p{L}]") == "[^A-Za-z]"
+    assert schemas.ascii_projection(r"[]\p{L}]") == "[]A-Za-z]"
+    for pattern in (r"\S+", r"[^\s/]", r"\w", r"\p{L}", r"[\p{Sc}]", r"(?i)a", r"[\p{M}]", "a\\"):
+        assert schemas.ascii_projection(pattern) is None, pattern
+    name = schemas.python_pattern("^[\\p{L}\\p{M}\\p{Nd}._-]+$")
+    assert name.match("déjà-vu") is not None and name.match("a b") is None and name.match("ab") is not None
+    url = schemas.python_pattern("^\\S+$")
+    assert url.match("a\x1cb") is not None  # ECMAScript's \s is not Python's: regex decides
+
+
 # -- hook events and their classes ---------------------------------------------------------------------------------
 
 
