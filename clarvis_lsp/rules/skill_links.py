@@ -26,15 +26,16 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
-
-from markdown_it import MarkdownIt
-from mdit_py_plugins.footnote import footnote_plugin
 
 from clarvis_lsp.documents.skill import SkillDocument
 from clarvis_lsp.findings import Range, Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 BROKEN_LINK = rule(
     "skill/broken-link",
@@ -99,6 +100,9 @@ class BodyLink:
 def _block_parser() -> MarkdownIt:
     """CommonMark block rules only: what is a paragraph, what is code, and the link definitions with their lines.
     The inline rules (the slow half of markdown-it-py) are left to ``_destinations``."""
+    from markdown_it import MarkdownIt  # imported here: a plainly structured body needs no block parse
+    from mdit_py_plugins.footnote import footnote_plugin
+
     parser = MarkdownIt("commonmark").use(footnote_plugin)
     parser.disable(["inline", "footnote_tail", "text_join"], ignoreInvalid=True)
     return parser
