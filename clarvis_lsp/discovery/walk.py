@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
 
@@ -31,6 +33,8 @@ class Excludes:
 
     def __post_init__(self) -> None:
         if self.patterns:
+            import pathspec  # imported here: a workspace without exclude patterns never needs it
+
             object.__setattr__(self, "_spec", pathspec.GitIgnoreSpec.from_lines(self.patterns))
 
     def below(self, base: str) -> Excludes:
