@@ -3,6 +3,8 @@ workspace in the folders, nested ones included)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterable, Sequence
 
 from lsprotocol import types
@@ -12,6 +14,7 @@ from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
+from clarvis_lsp.server.features.diagnostics import SLICE_SECONDS
 from clarvis_lsp.server.features.locations import to_location
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
@@ -30,19 +33,27 @@ def document_symbol(
 
 
 async def workspace_symbol(server: ClarvisServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+    """Cancellable: the first scans are awaited (a cancel stops the wait, not the scan), and converting the
+    matches (each location against its file's text) yields to the event loop every ``SLICE_SECONDS``."""
     engines = _engines(server)
     for engine in engines:
         await server.scanned(engine)
     found = navigation.workspace_symbols(engines, params.query)
-    return [
-        types.SymbolInformation(
-            name=symbol.name,
-            kind=types.SymbolKind(int(symbol.kind)),
-            location=to_location(server, symbol.location),
-            container_name=symbol.container,
+    answer: list[types.SymbolInformation] = []
+    deadline = time.monotonic() + SLICE_SECONDS
+    for symbol in found:
+        answer.append(
+            types.SymbolInformation(
+                name=symbol.name,
+                kind=types.SymbolKind(int(symbol.kind)),
+                location=to_location(server, symbol.location),
+                container_name=symbol.container,
+            )
         )
-        for symbol in found
-    ]
+        if time.monotonic() >= deadline:
+            await asyncio.sleep(0)
+            deadline = time.monotonic() + SLICE_SECONDS
+    return answer
 
 
 def to_document_symbol(symbol: navigation.Symbol, lines: LineIndex, encoding: str) -> types.DocumentSymbol:
