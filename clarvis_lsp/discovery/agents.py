@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery.fs import entry_kind, list_dir
+from clarvis_lsp.discovery.fs import entry_kind, list_dir, symlinked_directory
 from clarvis_lsp.discovery.plugins import PluginInfo
 from clarvis_lsp.discovery.scan import normalise_overlay
 from clarvis_lsp.discovery.skill_config import SkillScope
@@ -48,9 +48,11 @@ def discover_agents(
     """Every agent by qualified name: personal, then workspace (which wins), then each installed plugin's.
 
     ``overlay`` paths (unsaved buffers) of ``<agents dir>/<name>.md`` count as agents even before they exist on
-    disk. With ``follow_symlinks`` false a symlinked agent file is left out.
+    disk. With ``follow_symlinks`` false a symlinked agent file is left out, and so is every agent of a directory
+    reached through a symlink (a symlinked ``.clarvis``, ``.clarvis/agents`` or plugin directory): it is not listed.
     """
     buffers = normalise_overlay(overlay)
+    bases = (os.fspath(workspace_dir), os.fspath(home))
     agents: dict[str, AgentInfo] = {}
     workspace = agents_dir(workspace_dir)
     personal = agents_dir(home)
@@ -59,19 +61,25 @@ def discover_agents(
         locations.append(("user", personal))
     locations.append(("workspace", workspace))
     for scope, directory in locations:
-        for name, path in _agent_files(directory, follow_symlinks, buffers):
+        for name, path in _agent_files(directory, follow_symlinks, bases, buffers):
             previous = agents.get(name)
             agents[name] = AgentInfo(name, path, scope, overrides=previous)
     enabled_set = set(enabled)
     for plugin_name in sorted(plugins):
         plugin = plugins[plugin_name]
-        for name, path in _agent_files(plugin.agents_dir, follow_symlinks, buffers):
+        for name, path in _agent_files(plugin.agents_dir, follow_symlinks, bases, buffers):
             qualified = f"{plugin_name}:{name}"
             agents[qualified] = AgentInfo(qualified, path, plugin.scope, plugin_name, plugin_name in enabled_set)
     return agents
 
 
-def _agent_files(directory: Path, follow_symlinks: bool, buffers: Mapping[str, str]) -> list[tuple[str, Path]]:
+def _agent_files(
+    directory: Path, follow_symlinks: bool, bases: tuple[str, str], buffers: Mapping[str, str]
+) -> list[tuple[str, Path]]:
+    """The agents of ``directory`` (unsaved buffers there included). With ``follow_symlinks`` false none when a
+    directory on the way from the workspace or the home (``bases``) to it is a symlink."""
+    if not follow_symlinks and symlinked_directory(str(directory), bases) is not None:
+        return []
     found: dict[str, Path] = {}
     entries, _error = list_dir(str(directory))
     for entry in entries or []:

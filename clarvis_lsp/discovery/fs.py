@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -75,6 +76,31 @@ def symlinked_component(path: str, within: str) -> str | None:
     for part in os.path.relpath(os.path.dirname(target), base).split(os.sep):
         if part in ("", "."):
             continue
+        current = os.path.join(current, part)
+        if is_symlink(current):
+            return current
+    return None
+
+
+def symlinked_directory(directory: str, bases: Iterable[str]) -> str | None:
+    """The first symlink on the way to ``directory``, ``directory`` itself included, below the innermost of
+    ``bases`` (the workspace, the home) that contains it (``lstat``: nothing is followed), or None.
+
+    With symlinks off a workspace must not redirect ``.clarvis``, ``.clarvis/plugins`` or ``.agents/skills``
+    elsewhere. The components above the base are the caller's choice (a home on a symlinked mount) and are not
+    checked; a directory outside every base has only its own last component checked."""
+    target = os.path.normpath(directory)
+    base: str | None = None
+    for candidate in bases:
+        candidate = os.path.normpath(candidate)
+        if is_within(target, candidate) and (base is None or len(candidate) > len(base)):
+            base = candidate
+    if base is None:
+        base = os.path.dirname(target)
+    if target == base:
+        return None
+    current = base
+    for part in os.path.relpath(target, base).split(os.sep):
         current = os.path.join(current, part)
         if is_symlink(current):
             return current

@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery.fs import entry_kind, list_dir, read_regular_file, reason
+from clarvis_lsp.discovery.fs import (
+    entry_kind,
+    is_symlink,
+    list_dir,
+    read_regular_file,
+    reason,
+    symlinked_component,
+    symlinked_directory,
+)
 from clarvis_lsp.discovery.scan import normalise_overlay
 from clarvis_lsp.discovery.skill_config import SkillRootInput, SkillScope
 from clarvis_lsp.discovery.skills import DiscoveryWarning
@@ -76,7 +84,21 @@ def scan_plugins(
     plugins: dict[str, PluginInfo] = {}
     hidden: list[PluginInfo] = []
     warnings: list[DiscoveryWarning] = []
+    bases = (os.fspath(workspace_dir), os.fspath(home))
     for scope, location in plugin_locations(workspace_dir, home, include_user=include_user):
+        link = None if follow_symlinks else symlinked_directory(str(location), bases)
+        if link is not None:
+            # Not listed: a symlinked ``.clarvis/plugins`` is reported here, a symlinked ``.clarvis`` by the skill
+            # root below it (``.clarvis/skills``), once.
+            if link == os.path.normpath(location):
+                warnings.append(
+                    DiscoveryWarning(
+                        "symlink-ignored",
+                        location,
+                        f"Plugin directory {location} is a symlink; follow_symlinks is off, so it is not read",
+                    )
+                )
+            continue
         entries, error = list_dir(str(location))
         if error is not None:
             warnings.append(
@@ -215,10 +237,14 @@ def _enabled_field(
 def _settings_text(settings_path: str | Path, overlay: Mapping[Path, str] | None, follow_symlinks: bool) -> str | None:
     key = os.path.normpath(os.path.abspath(os.fspath(settings_path)))
     buffers = normalise_overlay(overlay)
+    # ``<dir>/.clarvis/settings.json``: with symlinks off a symlinked ``.clarvis`` is not read through either,
+    # and an open buffer of a symlinked settings file does not count (the file it stands for is ignored).
+    within = os.path.dirname(os.path.dirname(key))
     if key in buffers:
+        if not follow_symlinks and (is_symlink(key) or symlinked_component(key, within) is not None):
+            return None
         return strip_bom(buffers[key])
-    # ``<dir>/.clarvis/settings.json``: with symlinks off a symlinked ``.clarvis`` is not read through either.
-    data, _problem = read_regular_file(key, follow_symlinks, within=os.path.dirname(os.path.dirname(key)))
+    data, _problem = read_regular_file(key, follow_symlinks, within=within)
     if data is None:
         return None
     return decode(data).text

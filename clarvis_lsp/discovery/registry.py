@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from clarvis_lsp.discovery.fs import is_within
+from clarvis_lsp.discovery.fs import is_within, symlinked_directory
 from clarvis_lsp.discovery.scan import RootScan, ScanProgress, scan_root
 from clarvis_lsp.discovery.skill_config import AgentSkillsOptions, SkillConfig, resolve_config
 from clarvis_lsp.discovery.skills import DiscoveryWarning, SkillInfo, SkippedSkill
@@ -211,6 +211,11 @@ class SkillRegistry:
                     dirs.setdefault(index, set()).add(first)
         if not rescan and not dirs:
             return self
+        if not self._config.follow_symlinks:
+            # A root reached through a symlink (a symlinked ``.clarvis``) is not scanned, so an open buffer inside
+            # it must not bring its skill directory in either: the root is scanned again, to its one warning.
+            bases = (self._config.workspace_dir, self._config.home)
+            rescan |= {index for index in dirs if symlinked_directory(self._config.roots[index].path, bases)}
         scans = list(self._scans)
         for index in sorted(rescan | set(dirs)):
             if index in rescan:

@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 from clarvis_lsp import __version__
 from clarvis_lsp.check import file_findings
 from clarvis_lsp.discovery import StartupError, nearest_workspace
-from clarvis_lsp.discovery.fs import read_regular_file
+from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position
@@ -222,7 +222,13 @@ class ClarvisServer(LanguageServer):
                 return cached[1]
             key, lines = text, LineIndex(text)
         else:
-            follow = self.engine_for(path).config.follow_symlinks
+            engine = self.engine_for(path)
+            follow = engine.config.follow_symlinks
+            within = engine.read_base(path)
+            # With symlinks off a file reached through a symlinked directory (a symlinked ``.clarvis``) is not
+            # looked at, not even by ``lstat``, which follows the directories on the way.
+            if not follow and symlinked_component(str(path), within) is not None:
+                return LineIndex("")
             try:
                 info = os.stat(path) if follow else os.lstat(path)
             except (OSError, ValueError):
@@ -230,7 +236,7 @@ class ClarvisServer(LanguageServer):
             key = (info.st_mtime_ns, info.st_size, info.st_ino, follow)
             if cached is not None and cached[0] == key:
                 return cached[1]
-            data, _why = read_regular_file(str(path), follow, MAX_FILE_BYTES)
+            data, _why = read_regular_file(str(path), follow, MAX_FILE_BYTES, within=within)
             lines = LineIndex(decode(data).text if data is not None else "")
         self._lines.pop(path, None)
         self._lines[path] = (key, lines)

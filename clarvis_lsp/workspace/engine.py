@@ -29,7 +29,7 @@ from clarvis_lsp.discovery import (
     scan_plugins,
     workspace_roots,
 )
-from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_within, read_regular_file
+from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
 from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
@@ -232,10 +232,17 @@ class WorkspaceEngine:
     def read(self, path: Path) -> tuple[str, Findings] | None:
         """The text of a file (the overlay wins over disk), with encoding findings; None if it cannot be read."""
         findings = Findings(path)
+        within = self.read_base(path)
         if path in self.overlay:
-            return strip_bom(self.overlay[path]), findings
+            # With symlinks off an open buffer of a symlink, or of a file reached through a symlinked directory,
+            # stands for a file Clarvis ignores: it is reported as --check reports that file, not checked.
+            link = None if self.config.follow_symlinks else self.refused_link(path, within)
+            if link is None:
+                self.unreadable.pop(path, None)
+                return strip_bom(self.overlay[path]), findings
+            self.unreadable[path] = f"{link} {SYMLINK_REFUSED}"
+            return None
         # Never a blocking read: a FIFO, socket or device under a recognised name is refused, not waited on.
-        within = str(self.directory) if is_within(str(path), str(self.directory)) else str(self.home)
         data, why = read_regular_file(str(path), self.config.follow_symlinks, MAX_FILE_BYTES, within=within)
         if data is None:
             self.unreadable[path] = why
@@ -465,6 +472,19 @@ class WorkspaceEngine:
         new_cross = self.cross_by_path()
         changed = {path for path in old_cross.keys() | new_cross.keys() if old_cross.get(path) != new_cross.get(path)}
         return paths | changed
+
+    def read_base(self, path: Path) -> str:
+        """Below which directory no symlink may lead a read of ``path`` when symlinks are off: the workspace, or
+        the home for the personal files (and plugins) outside it."""
+        return str(self.directory) if is_within(str(path), str(self.directory)) else str(self.home)
+
+    @staticmethod
+    def refused_link(path: Path, within: str) -> str | None:
+        """With symlinks off, the symlink that stops a read of ``path``: ``path`` itself, or a directory between
+        ``within`` and it (``lstat`` only); None when nothing does."""
+        if is_symlink(str(path)):
+            return str(path)
+        return symlinked_component(str(path), within)
 
     def read_text(self, path: Path) -> str | None:
         """A file's text (the overlay wins), or None when it cannot be read."""
