@@ -27,16 +27,20 @@ makes of it.
 ``x-clarvis-nonblank`` is the one keyword added to JSON Schema: a string that is empty or only whitespace fails
 it (``minLength`` counts whitespace as content, Clarvis does not).
 
-jsonschema is imported on the first JSON document only, and each schema's validator is built once and reused:
-checking SKILL.md files never loads it.
+A document is first evaluated by ``plainly_valid``, a small evaluator of the keywords the shipped schemas use: a
+document it finds valid has no error to report, and jsonschema is never asked. Anything it cannot decide for sure
+(an invalid document, a keyword it does not evaluate) goes to jsonschema, which is imported then, and each
+schema's validator is built once and reused: checking SKILL.md files and valid JSON documents never loads it.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urljoin
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.findings import Range, Severity
@@ -74,9 +78,299 @@ def check_structure(
     root = document.root if node is None else node
     if root is None:
         return  # json/syntax says the file is empty
+    instance = _instance(root)
+    if plainly_valid(schema, instance):
+        return  # no error, so nothing to report: jsonschema need not be loaded
     run = _Run(document, root, schema, findings, variables, exempt)
-    for error in _validator(schema).iter_errors(_instance(root)):
+    for error in _validator(schema).iter_errors(instance):
         run.report(error)
+
+
+# --- the plain evaluator --------------------------------------------------------------------------------------
+
+# Keywords that never fail: annotations, and ``format`` (asserted only with a format checker, which the validator
+# has not). ``then`` and ``else`` are evaluated with ``if``; every ``x-`` keyword is an annotation too, but for
+# ``x-clarvis-nonblank`` where ``_validator``'s own keywords apply.
+_ANNOTATIONS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$defs",
+        "$comment",
+        "title",
+        "description",
+        "markdownDescription",
+        "default",
+        "examples",
+        "defaultSnippets",
+        "enumDescriptions",
+        "markdownEnumDescriptions",
+        "errorMessage",
+        "patternErrorMessage",
+        "deprecationMessage",
+        "format",
+        "then",
+        "else",
+    }
+)
+_DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+Outcome = bool | None
+"""True: valid; False: invalid; None: not decided here."""
+
+
+def plainly_valid(schema: str, instance: Any) -> bool:
+    """Whether ``instance`` is certainly valid against the schema ``schema``, as ``_validator`` finds it, without
+    jsonschema. False when it is invalid or when that cannot be told here: jsonschema decides then.
+
+    ``_validator``'s own keywords (``pattern`` not evaluated, ``x-clarvis-nonblank``) hold until a ``$ref`` enters
+    another schema file: jsonschema validates a subschema that declares ``$schema`` with that draft's standard
+    validator, so there ``pattern`` is Python's ``re.search`` and ``x-clarvis-nonblank`` an annotation. The
+    evaluator follows it there (only the validity of the whole counts: errors in another file are not reported)."""
+    return _evaluate(schemas.load(schema), instance, _resources()[1][schema], True) is True
+
+
+@functools.cache
+def _resources() -> tuple[dict[str, Any], dict[str, str]]:
+    """The shipped schemas by ``$id``, and each schema name's ``$id``."""
+    by_id: dict[str, Any] = {}
+    ids: dict[str, str] = {}
+    for name in schemas.schema_names():
+        loaded = schemas.load(name)
+        by_id[loaded["$id"]] = loaded
+        ids[name] = loaded["$id"]
+    return by_id, ids
+
+
+def _evaluate(schema: Any, instance: Any, base: str, own: bool) -> Outcome:
+    """``instance`` against the subschema ``schema`` of the resource ``base``, JSON Schema 2020-12 as jsonschema
+    applies it, for the keywords the shipped schemas use. ``own``: with ``_validator``'s keywords."""
+    if schema is True or schema is False:
+        return schema
+    if not isinstance(schema, Mapping):
+        return None
+    outcome: Outcome = True
+    for keyword, wanted in schema.items():
+        if keyword in _ANNOTATIONS or (keyword.startswith("x-") and (keyword != NONBLANK or not own)):
+            continue
+        check = _KEYWORDS.get(keyword)
+        result = check(wanted, instance, schema, base, own) if check is not None else None
+        if result is False:
+            return False
+        if result is None:
+            outcome = None
+    return outcome
+
+
+def _descend(schema: Any, instance: Any, base: str, own: bool) -> Outcome:
+    """A subschema, with the validator jsonschema evolves for it: a standard one where it declares ``$schema``."""
+    if isinstance(schema, Mapping) and "$schema" in schema:
+        if schema["$schema"] != _DRAFT_2020_12:
+            return None
+        own = False
+    return _evaluate(schema, instance, base, own)
+
+
+def _all(results: Iterator[Outcome]) -> Outcome:
+    outcome: Outcome = True
+    for result in results:
+        if result is False:
+            return False
+        if result is None:
+            outcome = None
+    return outcome
+
+
+def _is_type(instance: Any, kind: Any) -> Outcome:
+    if kind == "string":
+        return isinstance(instance, str)
+    if kind == "object":
+        return isinstance(instance, dict)
+    if kind == "array":
+        return isinstance(instance, list)
+    if kind == "boolean":
+        return isinstance(instance, bool)
+    if kind == "null":
+        return instance is None
+    if kind not in ("number", "integer"):
+        return None
+    if isinstance(instance, (bool, str, dict, list)) or instance is None:
+        return False
+    if not isinstance(instance, (int, float)):
+        return None  # no JSON value: jsonschema would ask numbers.Number
+    return kind == "number" or isinstance(instance, int) or instance.is_integer()
+
+
+def _type(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    results = [_is_type(instance, kind) for kind in (wanted if isinstance(wanted, list) else [wanted])]
+    if True in results:
+        return True
+    return False if None not in results else None
+
+
+def _among_strings(values: Any, instance: Any) -> Outcome:
+    """``instance`` among ``values`` (``enum``, ``const``) where jsonschema's equality is plain: the values are
+    strings, and the instance a string or a scalar no string equals."""
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        return None
+    if isinstance(instance, (dict, list)):
+        return None
+    return isinstance(instance, str) and instance in values
+
+
+def _enum(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return _among_strings(wanted, instance)
+
+
+def _const(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return _among_strings([wanted], instance)
+
+
+def _pattern(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if own or not isinstance(instance, str):
+        return True  # _validator does not evaluate patterns
+    try:
+        return re.search(wanted, instance) is not None
+    except (re.error, TypeError):
+        return None
+
+
+def _min_length(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return not isinstance(instance, str) or len(instance) >= wanted
+
+
+def _max_length(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return not isinstance(instance, str) or len(instance) <= wanted
+
+
+def _minimum(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    number = _is_type(instance, "number")
+    return None if number is None else not number or instance >= wanted
+
+
+def _maximum(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    number = _is_type(instance, "number")
+    return None if number is None else not number or instance <= wanted
+
+
+def _min_items(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return not isinstance(instance, list) or len(instance) >= wanted
+
+
+def _max_items(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return not isinstance(instance, list) or len(instance) <= wanted
+
+
+def _unique_items(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if not wanted or not isinstance(instance, list):
+        return True
+    if not all(isinstance(item, str) for item in instance):
+        return None  # jsonschema's equality (1 == 1.0, True != 1) is not Python's
+    return len(set(instance)) == len(instance)
+
+
+def _required(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return not isinstance(instance, dict) or all(key in instance for key in wanted)
+
+
+def _properties(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if not isinstance(instance, dict):
+        return True
+    return _all(_descend(sub, instance[key], base, own) for key, sub in wanted.items() if key in instance)
+
+
+def _additional_properties(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if not isinstance(instance, dict):
+        return True
+    if "patternProperties" in schema:
+        return None
+    known = schema.get("properties", {})
+    return _all(_descend(wanted, value, base, own) for key, value in instance.items() if key not in known)
+
+
+def _property_names(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if not isinstance(instance, dict):
+        return True
+    return _all(_descend(wanted, key, base, own) for key in instance)
+
+
+def _items(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if not isinstance(instance, list):
+        return True
+    if "prefixItems" in schema:
+        return None
+    return _all(_descend(wanted, item, base, own) for item in instance)
+
+
+def _all_of(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return _all(_descend(sub, instance, base, own) for sub in wanted)
+
+
+def _any_of(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    outcome: Outcome = False
+    for sub in wanted:
+        result = _descend(sub, instance, base, own)
+        if result is True:
+            return True
+        if result is None:
+            outcome = None
+    return outcome
+
+
+def _not(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    result = _descend(wanted, instance, base, own)
+    return None if result is None else not result
+
+
+def _if(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    condition = _descend(wanted, instance, base, own)
+    if condition is None:
+        return None
+    branch = "then" if condition else "else"
+    return _descend(schema[branch], instance, base, own) if branch in schema else True
+
+
+def _ref(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    if not isinstance(wanted, str):
+        return None
+    uri, _, fragment = urljoin(base, wanted).partition("#")
+    target = _resources()[0].get(uri)
+    for part in fragment.split("/")[1:] if fragment else ():
+        key = unquote(part).replace("~1", "/").replace("~0", "~")
+        if not isinstance(target, Mapping) or key not in target:
+            return None
+        target = target[key]
+    return None if target is None else _descend(target, instance, uri, own)
+
+
+def _not_blank(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, own: bool) -> Outcome:
+    return not (wanted and isinstance(instance, str) and not instance.strip())
+
+
+_KEYWORDS: dict[str, Callable[[Any, Any, Mapping[str, Any], str, bool], Outcome]] = {
+    "type": _type,
+    "enum": _enum,
+    "const": _const,
+    "pattern": _pattern,
+    "minLength": _min_length,
+    "maxLength": _max_length,
+    "minimum": _minimum,
+    "maximum": _maximum,
+    "minItems": _min_items,
+    "maxItems": _max_items,
+    "uniqueItems": _unique_items,
+    "required": _required,
+    "properties": _properties,
+    "additionalProperties": _additional_properties,
+    "propertyNames": _property_names,
+    "items": _items,
+    "allOf": _all_of,
+    "anyOf": _any_of,
+    "not": _not,
+    "if": _if,
+    "$ref": _ref,
+    NONBLANK: _not_blank,
+}
 
 
 def _instance(root: JsonNode) -> Any:
