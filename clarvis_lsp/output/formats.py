@@ -10,7 +10,6 @@ No pygls/lsprotocol here: the check path must start fast.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -184,6 +183,8 @@ def _region(range_: Range) -> dict[str, int]:
 
 def _fingerprint(code: str, path: str, message: str, ordinal: int) -> str:
     """Stable across edits that move the finding (no line numbers); ``ordinal`` tells identical findings apart."""
+    import hashlib  # imported here: only SARIF has fingerprints
+
     digest = hashlib.sha256("\0".join((code, path, message, str(ordinal))).encode("utf-8"))
     return digest.hexdigest()[:32]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -77,6 +76,8 @@ def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.75) -> st
     by_folded = {_normalise(candidate): candidate for candidate in candidates}
     if folded in by_folded and by_folded[folded] != word:
         return by_folded[folded]
+    import difflib  # imported here: only a misspelling needs it
+
     matches = difflib.get_close_matches(folded, list(by_folded), n=1, cutoff=cutoff)
     if matches and by_folded[matches[0]] != word:
         return by_folded[matches[0]]

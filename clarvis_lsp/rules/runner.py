@@ -13,8 +13,6 @@ The tables are plain data read at call time, so the order of the checks is visib
 from __future__ import annotations
 
 import functools
-import logging
-import traceback
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -28,8 +26,6 @@ from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.internal import RULE_FAILED
-
-LOG = logging.getLogger(__name__)
 
 Document = TypeVar("Document")
 Context = TypeVar("Context")
@@ -88,7 +84,10 @@ def run_isolated(name: str, check: Callable[[Findings], None], findings: Finding
     try:
         check(own)
     except Exception as error:  # a rule's bug must not take the file's other findings with it
-        LOG.error("rule %s failed on %s:\n%s", name, findings.path, traceback.format_exc())
+        import logging  # imported here: a rule that fails is a bug, and --check need not load logging otherwise
+        import traceback
+
+        logging.getLogger(__name__).error("rule %s failed on %s:\n%s", name, findings.path, traceback.format_exc())
         start = Position(0, 0)
         findings.add(
             RULE_FAILED.code,
