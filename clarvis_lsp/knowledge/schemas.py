@@ -1,14 +1,17 @@
 """The shipped JSON Schemas as plain data: where every Clarvis fact the linter knows is read from.
 
 Each schema is read with ``json.load`` from the package data the first time it is asked for and kept, so the
-``--check`` path pays for no validator and for no schema it does not use. The dicts are shared: read-only.
+``--check`` path pays for no validator and for no schema it does not use. The dicts are shared: read-only. The
+package data is read from the package's directory when it has one (an installed or editable package), through
+``importlib.resources`` otherwise (a zip): importing that costs ~14 ms, a tenth of ``--check``'s start-up.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.resources
+import importlib
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,12 +25,24 @@ SCHEMA_SUFFIX = ".schema.json"
 
 
 @functools.cache
+def _directory() -> str | None:
+    """The schema package's directory, or None when it is not one on disk (imported from a zip)."""
+    locations = getattr(importlib.import_module(SCHEMA_PACKAGE), "__path__", None) or []
+    found = [location for location in locations if os.path.isfile(os.path.join(location, "__init__.py"))]
+    return found[0] if len(found) == 1 else None
+
+
+@functools.cache
 def schema_names() -> tuple[str, ...]:
     """The names of the shipped schemas, sorted (``"hook"``, ``"settings"``, ``"skill-frontmatter"``…)."""
-    root = importlib.resources.files(SCHEMA_PACKAGE)
-    return tuple(
-        sorted(entry.name[: -len(SCHEMA_SUFFIX)] for entry in root.iterdir() if entry.name.endswith(SCHEMA_SUFFIX))
-    )
+    directory = _directory()
+    if directory is not None:
+        entries = os.listdir(directory)
+    else:
+        import importlib.resources
+
+        entries = [entry.name for entry in importlib.resources.files(SCHEMA_PACKAGE).iterdir()]
+    return tuple(sorted(entry[: -len(SCHEMA_SUFFIX)] for entry in entries if entry.endswith(SCHEMA_SUFFIX)))
 
 
 @functools.cache
@@ -35,9 +50,16 @@ def load(name: str) -> dict[str, Any]:
     """The parsed schema ``name`` (``"settings"``); ``KeyError`` for a name that is not shipped."""
     if name not in schema_names():
         raise KeyError(f"unknown schema {name!r}; known: {', '.join(schema_names())}")
-    resource = importlib.resources.files(SCHEMA_PACKAGE).joinpath(name + SCHEMA_SUFFIX)
-    with resource.open("r", encoding="utf-8") as stream:
-        data = json.load(stream)
+    directory = _directory()
+    if directory is not None:
+        with open(os.path.join(directory, name + SCHEMA_SUFFIX), encoding="utf-8") as stream:
+            data = json.load(stream)
+    else:
+        import importlib.resources
+
+        resource = importlib.resources.files(SCHEMA_PACKAGE).joinpath(name + SCHEMA_SUFFIX)
+        with resource.open("r", encoding="utf-8") as stream:
+            data = json.load(stream)
     if not isinstance(data, dict):
         raise ValueError(f"schema {name!r} is not a JSON object")
     return data

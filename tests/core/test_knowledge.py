@@ -48,6 +48,16 @@ def test_the_layer_reads_every_shipped_schema_once() -> None:
         schemas.load("vscode-settings")
 
 
+def test_the_schemas_read_through_importlib_resources_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package data is read from the package directory; from a zip, through importlib.resources: alike."""
+    from_directory = {name: schemas.load(name) for name in schemas.schema_names()}
+    assert schemas._directory() is not None
+    monkeypatch.setattr(schemas, "_directory", lambda: None)
+    for cached in (schemas.schema_names, schemas.load):
+        monkeypatch.setattr(schemas, cached.__name__, cached.__wrapped__)  # type: ignore[attr-defined]
+    assert {name: schemas.load(name) for name in schemas.schema_names()} == from_directory
+
+
 def test_python_patterns_match_as_the_schema_patterns_do() -> None:
     assert schemas.python_pattern("^a|b$").match("a") is not None  # the whole pattern is anchored
     assert schemas.python_pattern("^[a-z]+$").match("abc\n") is None  # ECMAScript's $ is the end, not a newline
