@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin
@@ -616,6 +615,8 @@ def _annotation(schema: Any, keyword: str, kind: str | None) -> Mapping[str, str
 
 
 def _message(annotation: Mapping[str, str], values: Mapping[str, str]) -> str:
+    import string  # imported here: only a document with an error has a message to write
+
     return string.Template(annotation["message"]).substitute(values)
 
 
