@@ -88,8 +88,16 @@ def _flatten(
 
 
 def _engines(server: ClarvisServer) -> list[WorkspaceEngine]:
-    """Every workspace in the workspace folders, nested ones included (a monorepo is several workspaces)."""
-    for folder in server.folders:
+    """Every workspace in the workspace folders, nested ones included (a monorepo is several workspaces), and the
+    workspace of each open document outside them. Not every engine the server holds: reading a file outside the
+    folders (a personal skill's text, to place its symbol) makes one for that file alone, and searching those
+    would scan the personal roots once for each of them."""
+    engines: dict[int, WorkspaceEngine] = {}
+    for folder in list(server.folders):
         for directory in find_workspaces(folder, home=server.home):
-            server.engine_for(directory / ".clarvis")
-    return list(server.engines.values())
+            engine = server.engine_for(directory / ".clarvis")
+            engines.setdefault(id(engine), engine)
+    for path in list(server.overlay):
+        engine = server.engine_for(path)
+        engines.setdefault(id(engine), engine)
+    return list(engines.values())
