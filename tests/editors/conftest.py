@@ -30,11 +30,15 @@ def workspace(tmp_path: Path) -> Workspace:
 
 @pytest.fixture
 def silent_server(tmp_path: Path) -> Iterator[Path]:
-    """A PATH directory whose ``clarvis-lsp`` exits at once: the editor receives no diagnostic at all."""
+    """A PATH directory whose ``clarvis-lsp`` reads what the editor sends and never answers.
+
+    It stays alive instead of exiting at once: an editor writing ``initialize`` to a server that has already gone can
+    die of SIGPIPE (Emacs in batch mode does), and then the probe never gets to report that it saw no diagnostic.
+    """
     bin_dir = tmp_path / "broken-bin"
     bin_dir.mkdir()
     script = bin_dir / "clarvis-lsp"
-    script.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    script.write_text("#!/bin/sh\nexec cat >/dev/null\n", encoding="utf-8")
     script.chmod(0o755)
     yield bin_dir
 
