@@ -155,14 +155,13 @@ class ClarvisServer(LanguageServer):
         directory = nearest_workspace(path, folder)
         engine = self.engines.get(directory)
         if engine is None:
-            engine = WorkspaceEngine(
-                directory=directory,
-                config=self.config_for(directory),
-                home=self.home,
-                overlay=MappingProxyType(self.overlay),
-            )
-            self.engines[directory] = engine
+            engine = self.engines[directory] = self._new_engine(directory, self.config_for(directory))
         return engine
+
+    def _new_engine(self, directory: Path, config: ProjectConfig) -> WorkspaceEngine:
+        return WorkspaceEngine(
+            directory=directory, config=config, home=self.home, overlay=MappingProxyType(self.overlay)
+        )
 
     def config_for(self, directory: Path) -> ProjectConfig:
         load = load_project_config(directory)
@@ -204,7 +203,14 @@ class ClarvisServer(LanguageServer):
             self.client_settings = valid
 
     def reset_engines(self) -> None:
-        self.engines.clear()
+        """After the settings, a configuration file or the folders changed: every workspace's configuration is
+        layered again, and only an engine whose configuration changed is replaced. The answer to
+        ``workspace/configuration`` that follows ``initialized`` usually changes nothing, and dropping the engine
+        then started a second first scan beside the running one (twice the time and the memory)."""
+        for directory, engine in list(self.engines.items()):
+            config = self.config_for(directory)
+            if config != engine.config:
+                self.engines[directory] = self._new_engine(directory, config)
 
     # -- findings ----------------------------------------------------------------------------------------------
 

@@ -75,3 +75,27 @@ async def test_hover_is_answered_while_the_first_scan_runs(client: ClarvisClient
         assert any("Discovering skills…" in (getattr(report, "message", "") or "") for report in reports)
         await client.wait_for(lambda: _scan_ended(client))  # the progress ends after the findings are published
         assert _scan_ended(client)
+
+
+async def test_unchanged_settings_do_not_start_a_second_scan(client: ClarvisClient, workspace: Path) -> None:
+    """Settings that change nothing arrive while the first scan of the opened file's workspace runs (the answer to
+    ``workspace/configuration`` after ``initialized`` often comes then): that scan goes on, and no second one starts
+    beside it (that cost twice the time and the memory). The workspace is scanned once."""
+    loser = workspace / ".agents/skills/skill-00000/SKILL.md"
+    open_document(client, loser)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"clarvis": {"includeUser": False}})
+    )
+    assert await shown_codes(client, loser) == ["discovery/shadowed"]
+    window = client.capabilities.window if client.capabilities else None
+    if window is None or not window.work_done_progress:
+        pytest.skip("the client shows no work-done progress")
+    await client.wait_for(lambda: _scan_ended(client))
+    begun = [
+        report
+        for token, reports in client.progress_reports.items()
+        if str(token).startswith("clarvis-scan-")
+        for report in reports
+        if isinstance(report, types.WorkDoneProgressBegin)
+    ]
+    assert len(begun) == 1, begun

@@ -47,5 +47,8 @@ def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeW
         gone = any(folder is not None and (path == folder or folder in path.parents) for folder in removed)
         if gone and path not in server.overlay:
             server.publish(path, [])
+    for directory in list(server.engines):
+        if any(folder is not None and (directory == folder or folder in directory.parents) for folder in removed):
+            del server.engines[directory]
     server.reset_engines()
     recheck_open_documents(server)
