@@ -6,15 +6,7 @@ Engine-level and protocol-free: every answer is a ``Location`` (a path and a cod
 ``Symbol`` tree, computed from a ``WorkspaceEngine``'s discovery and the document's current text (an open
 buffer's unsaved text included). ``clarvis_lsp.server.features.navigation`` turns them into LSP messages.
 
-What resolves to what (SPEC §5):
-
-- a SKILL.md ``agent`` value → the agent file (``<name>`` or ``<plugin>:<name>``);
-- a plugin.json ``bootstrapSkill`` → that skill's SKILL.md in the plugin (at its ``name``), and a ``hooks``
-  path → the hooks document it names;
-- a settings.json ``enabledPlugins`` entry → the plugin's plugin.json (at its ``name``), or the first file of
-  the plugin directory when it has no manifest;
-- a skill's ``name`` → the winning copy's ``name`` (the copy itself when it wins), and its references → every
-  copy of that name: each root's copy and the within-root duplicates that were skipped.
+What resolves to what is listed in ``definitions``.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lsp_wire import frame, read_message
+
 # Every recognised name, where it is recognised (SPEC §3), relative to a workspace.
 RECOGNISED = (
     ".clarvis/skills/victim/SKILL.md",
@@ -280,11 +282,6 @@ def run_check(
     )
 
 
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
 def run_server(hostile: Hostile, *, timeout: float = 180) -> Measured:
     """The server on the input, as an editor that opened the workspace: a diagnostic pull (which waits for the first
     scan) and a hover on every file, read from disk, then ``shutdown`` and ``exit`` once every request is answered."""
@@ -333,29 +330,22 @@ def run_server(hostile: Hostile, *, timeout: float = 180) -> Measured:
         stderr=subprocess.DEVNULL,
     )
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(b"".join(_frame(message) for message in messages))
+    process.stdin.write(b"".join(frame(message) for message in messages))
     process.stdin.flush()
     answers: dict[int, dict[str, Any]] = {}
     pending = set(ids)
     stream = process.stdout
 
     def read() -> None:
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = stream.read(1)
-                if not byte:
-                    return
-                header += byte
-            length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
-            message = json.loads(stream.read(length))
+        while (framed := read_message(stream)) is not None:
+            message = framed[1]
             if "id" in message and "method" not in message:
                 answers[message["id"]] = message
                 pending.discard(message["id"])
                 if not pending and message["id"] != 2:
                     process.stdin.write(  # type: ignore[union-attr]
-                        _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
-                        + _frame({"jsonrpc": "2.0", "method": "exit", "params": None})
+                        frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+                        + frame({"jsonrpc": "2.0", "method": "exit", "params": None})
                     )
                     process.stdin.flush()  # type: ignore[union-attr]
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from lsp_support import ClarvisClient, open_document, write_file
+from lsp_wire import frame
 from lsprotocol import types
 
 SKILL = "---\nname: review\ndescription: Reviews changes.\n---\nSee [the guide](guide.md).\n"
@@ -174,11 +175,6 @@ async def test_a_change_storm_ends_where_check_ends(client: ClarvisClient, works
 # -- raw sessions: what a client that does not wait for answers sends ------------------------------------------
 
 
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
 def _messages(stdout: bytes) -> list[dict[str, Any]]:
     found = []
     for chunk in stdout.split(b"Content-Length: ")[1:]:
@@ -224,7 +220,7 @@ def _busy_session(root: Path, tail: list[dict[str, object]]) -> subprocess.Compl
     messages.extend(tail)
     return subprocess.run(
         [sys.executable, "-m", "clarvis_lsp", "--stdio"],
-        input=b"".join(_frame(message) for message in messages),
+        input=b"".join(frame(message) for message in messages),
         capture_output=True,
         timeout=120,
         check=False,
@@ -286,7 +282,7 @@ class RawSession:
 
     def send(self, *messages: dict[str, object]) -> None:
         assert self.process.stdin is not None
-        self.process.stdin.write(b"".join(_frame(message) for message in messages))
+        self.process.stdin.write(b"".join(frame(message) for message in messages))
         self.process.stdin.flush()
 
     def answer(self, msg_id: int, timeout: float = 60) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from lsp_support import ClarvisClient, items_of, open_document, write_file
+from lsp_wire import frame
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
@@ -117,14 +118,9 @@ async def test_an_older_version_is_ignored(client: ClarvisClient, workspace: Pat
     assert await codes() == []
 
 
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
 def _session(*messages: dict[str, object]) -> subprocess.CompletedProcess[bytes]:
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
-    stream = b"".join(_frame(message) for message in (initialize, *messages))
+    stream = b"".join(frame(message) for message in (initialize, *messages))
     return subprocess.run(
         [sys.executable, "-m", "clarvis_lsp", "--stdio"], input=stream, capture_output=True, timeout=60, check=False
     )

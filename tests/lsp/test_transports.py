@@ -13,13 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsp_wire import frame
 
 SERVER = [sys.executable, "-m", "clarvis_lsp"]
-
-
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
 def _read_message(stream: socket.socket) -> dict[str, object]:
@@ -44,7 +40,7 @@ def _handshake(connection: socket.socket, root: Path) -> dict[str, object]:
     """initialize → the result; then shutdown and exit, as a client does."""
     connection.settimeout(30)
     connection.sendall(
-        _frame(
+        frame(
             {
                 "jsonrpc": "2.0",
                 "id": 1,
@@ -57,11 +53,11 @@ def _handshake(connection: socket.socket, root: Path) -> dict[str, object]:
         message = _read_message(connection)
         if message.get("id") == 1:
             break
-    connection.sendall(_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
-    connection.sendall(_frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None}))
+    connection.sendall(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    connection.sendall(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None}))
     while _read_message(connection).get("id") != 2:
         pass
-    connection.sendall(_frame({"jsonrpc": "2.0", "method": "exit", "params": None}))
+    connection.sendall(frame({"jsonrpc": "2.0", "method": "exit", "params": None}))
     return message
 
 
@@ -100,9 +96,9 @@ def test_pipe_transport_connects_to_the_named_pipe(tmp_path: Path) -> None:
 
 
 def test_stdio_flag_serves_over_stdio(tmp_path: Path) -> None:
-    request = _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
-    shutdown = _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
-    exit_ = _frame({"jsonrpc": "2.0", "method": "exit", "params": None})
+    request = frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    shutdown = frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+    exit_ = frame({"jsonrpc": "2.0", "method": "exit", "params": None})
     done = subprocess.run(
         [*SERVER, "--stdio"], input=request + shutdown + exit_, capture_output=True, timeout=60, check=False
     )

@@ -9,6 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from lsp_wire import frame, read_message
+
 SECRET_NAME = "CLARVIS_TEST_SECRET"
 SECRET_VALUE = "s3cr3t-9f4b2e-never-printed"
 
@@ -57,11 +59,6 @@ def hostile_workspace(base: Path) -> tuple[Path, list[Path], list[Path]]:
     )
     paths.append(skill)
     return ws, markers, paths
-
-
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
 def serve(ws: Path, files: list[Path], env: dict[str, str]) -> tuple[bytes, dict[int, dict[str, Any]]]:
@@ -114,29 +111,21 @@ def serve(ws: Path, files: list[Path], env: dict[str, str]) -> tuple[bytes, dict
     answers: dict[int, dict[str, Any]] = {}
 
     def read() -> None:
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = stdout.read(1)
-                if not byte:
-                    return
-                header += byte
-            seen.extend(header)
-            body = stdout.read(int(header.split(b"Content-Length:")[1].split(b"\r\n")[0]))
-            seen.extend(body)
-            message = json.loads(body)
+        while (framed := read_message(stdout)) is not None:
+            raw, message = framed
+            seen.extend(raw)
             if "id" in message and "method" not in message:
                 answers[message["id"]] = message
                 if wanted <= set(answers) and 2 not in answers and message["id"] != 2:
                     process.stdin.write(  # type: ignore[union-attr]
-                        _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
-                        + _frame({"jsonrpc": "2.0", "method": "exit", "params": None})
+                        frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+                        + frame({"jsonrpc": "2.0", "method": "exit", "params": None})
                     )
                     process.stdin.flush()  # type: ignore[union-attr]
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    process.stdin.write(b"".join(_frame(message) for message in messages))
+    process.stdin.write(b"".join(frame(message) for message in messages))
     process.stdin.flush()
     process.wait(timeout=300)
     reader.join(timeout=30)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsp_wire import frame, read_message
 
 AUDITED = str(Path(__file__).with_name("audited_main.py"))
 SKILL = "---\nname: {name}\ndescription: Reviews the staged changes before a commit.\n{extra}---\nBody.\n"
@@ -131,11 +132,6 @@ def test_check_reads_the_linked_root_when_symlinks_are_followed(tmp_path: Path, 
 # -- the language server -------------------------------------------------------------------------------------------
 
 
-def _frame(message: dict[str, object]) -> bytes:
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
 def serve(tree: Tree, log: Path, *, follow: bool) -> dict[str, list[Any]]:
     """Open the workspace's skill and (for a workspace link) the linked one, then ask for everything a client asks
     about them and the workspace: diagnostics, hover, completion, links, symbols, lenses, definition, workspace
@@ -207,29 +203,23 @@ def serve(tree: Tree, log: Path, *, follow: bool) -> dict[str, list[Any]]:
     answers: dict[int, dict[str, Any]] = {}
 
     def read() -> None:
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = stdout.read(1)
-                if not byte:
-                    return
-                header += byte
-            message = json.loads(stdout.read(int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])))
+        while (framed := read_message(stdout)) is not None:
+            message = framed[1]
             if "id" in message and "method" not in message:
                 answers[message["id"]] = message
                 if wanted <= set(answers) and message["id"] != 2:
                     stdin.write(
-                        _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
-                        + _frame({"jsonrpc": "2.0", "method": "exit", "params": None})
+                        frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+                        + frame({"jsonrpc": "2.0", "method": "exit", "params": None})
                     )
                     stdin.flush()
             elif "id" in message:  # a request from the server (a refresh): answered empty
-                stdin.write(_frame({"jsonrpc": "2.0", "id": message["id"], "result": None}))
+                stdin.write(frame({"jsonrpc": "2.0", "id": message["id"], "result": None}))
                 stdin.flush()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    stdin.write(b"".join(_frame(message) for message in messages))
+    stdin.write(b"".join(frame(message) for message in messages))
     stdin.flush()
     try:
         process.wait(timeout=120)
