@@ -17,6 +17,7 @@ from clarvis_lsp.discovery.fs import entry_kind, list_dir, symlinked_directory
 from clarvis_lsp.discovery.plugins import PluginInfo
 from clarvis_lsp.discovery.scan import normalise_overlay
 from clarvis_lsp.discovery.skill_config import SkillScope
+from clarvis_lsp.discovery.skills import DiscoveryWarning
 from clarvis_lsp.knowledge.layout import AGENT_SUFFIX, agents_dir
 
 
@@ -44,12 +45,15 @@ def discover_agents(
     include_user: bool = True,
     follow_symlinks: bool = True,
     overlay: Mapping[Path, str] | None = None,
+    warnings: list[DiscoveryWarning] | None = None,
 ) -> dict[str, AgentInfo]:
     """Every agent by qualified name: personal, then workspace (which wins), then each installed plugin's.
 
     ``overlay`` paths (unsaved buffers) of ``<agents dir>/<name>.md`` count as agents even before they exist on
     disk. With ``follow_symlinks`` false a symlinked agent file is left out, and so is every agent of a directory
     reached through a symlink (a symlinked ``.clarvis``, ``.clarvis/agents`` or plugin directory): it is not listed.
+    A symlinked agents directory itself is a ``symlink-ignored`` warning in ``warnings`` (a symlinked ``.clarvis``
+    or plugin directory above it is reported where the skills and plugins are scanned).
     """
     buffers = normalise_overlay(overlay)
     bases = (os.fspath(workspace_dir), os.fspath(home))
@@ -61,24 +65,31 @@ def discover_agents(
         locations.append(("user", personal))
     locations.append(("workspace", workspace))
     for scope, directory in locations:
-        for name, path in _agent_files(directory, follow_symlinks, bases, buffers):
+        for name, path in _agent_files(directory, follow_symlinks, bases, buffers, warnings):
             previous = agents.get(name)
             agents[name] = AgentInfo(name, path, scope, overrides=previous)
     enabled_set = set(enabled)
     for plugin_name in sorted(plugins):
         plugin = plugins[plugin_name]
-        for name, path in _agent_files(plugin.agents_dir, follow_symlinks, bases, buffers):
+        for name, path in _agent_files(plugin.agents_dir, follow_symlinks, bases, buffers, warnings):
             qualified = f"{plugin_name}:{name}"
             agents[qualified] = AgentInfo(qualified, path, plugin.scope, plugin_name, plugin_name in enabled_set)
     return agents
 
 
 def _agent_files(
-    directory: Path, follow_symlinks: bool, bases: tuple[str, str], buffers: Mapping[str, str]
+    directory: Path,
+    follow_symlinks: bool,
+    bases: tuple[str, str],
+    buffers: Mapping[str, str],
+    warnings: list[DiscoveryWarning] | None,
 ) -> list[tuple[str, Path]]:
     """The agents of ``directory`` (unsaved buffers there included). With ``follow_symlinks`` false none when a
     directory on the way from the workspace or the home (``bases``) to it is a symlink."""
-    if not follow_symlinks and symlinked_directory(str(directory), bases) is not None:
+    if not follow_symlinks and (link := symlinked_directory(str(directory), bases)) is not None:
+        if warnings is not None and os.path.normpath(link) == os.path.normpath(directory):
+            message = f"The agents directory {link} is a symlink; follow_symlinks is off, so its agents are not read"
+            warnings.append(DiscoveryWarning("symlink-ignored", Path(link), message))
         return []
     found: dict[str, Path] = {}
     entries, _error = list_dir(str(directory))

@@ -73,8 +73,9 @@ class Discovered:
     hidden_plugins: tuple[PluginInfo, ...]
     enabled_plugins: list[str]
     agents: dict[str, AgentInfo]
-    # What the plugin scan reported (a symlinked or unreadable plugin directory or manifest).
-    plugin_warnings: tuple[DiscoveryWarning, ...] = ()
+    # What the plugin and agent scans reported (a symlinked or unreadable plugin directory or manifest, a
+    # symlinked agents directory).
+    context_warnings: tuple[DiscoveryWarning, ...] = ()
 
 
 @dataclass
@@ -153,6 +154,7 @@ class WorkspaceEngine:
             registry = reuse.with_roots(skill_config, self.overlay)
         else:
             registry = discover_skills(skill_config, overlay=self.overlay, progress=progress)
+        context_warnings = list(plugin_scan.warnings)
         agents = discover_agents(
             self.directory,
             self.home,
@@ -161,9 +163,16 @@ class WorkspaceEngine:
             include_user=include_user,
             follow_symlinks=follow,
             overlay=self.overlay,
+            warnings=context_warnings,
         )
         return Discovered(
-            skill_config, registry, plugin_scan.plugins, plugin_scan.hidden, enabled, agents, plugin_scan.warnings
+            skill_config,
+            registry,
+            plugin_scan.plugins,
+            plugin_scan.hidden,
+            enabled,
+            agents,
+            tuple(context_warnings),
         )
 
     def detached(self) -> WorkspaceEngine:
@@ -382,7 +391,7 @@ class WorkspaceEngine:
             found = collect_isolated(
                 "discovery", self.directory, lambda: check_discovery(registry, strict=self.config.strict)
             )
-            found.extend(manifest_findings(self.discovered.plugin_warnings))
+            found.extend(manifest_findings(self.discovered.context_warnings))
             found.extend(
                 collect_isolated(
                     "hooks/run-limit",
@@ -449,7 +458,7 @@ class WorkspaceEngine:
         registry = before.registry.refresh(skill_dirs, self.overlay) if skill_dirs else before.registry
         self._discovered = self.discover(reuse=registry)
         same_skills = self._discovered.registry is before.registry
-        stale = manifest_findings(before.plugin_warnings)
+        stale = manifest_findings(before.context_warnings)
         kept = {
             path: [item for item in found if item.code != RUN_LIMIT.code and item not in stale]
             for path, found in old_cross.items()
@@ -457,7 +466,7 @@ class WorkspaceEngine:
         self._cross = None
         if same_skills:
             cross = {path: found for path, found in kept.items() if found}
-            for diagnostic in manifest_findings(self._discovered.plugin_warnings):
+            for diagnostic in manifest_findings(self._discovered.context_warnings):
                 cross.setdefault(diagnostic.path, []).append(diagnostic)
             settings = self.directory / ".clarvis" / "settings.json"
             for diagnostic in collect_isolated(

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from clarvis_lsp.discovery import discover_agents, discover_plugins
+from clarvis_lsp.discovery.skills import DiscoveryWarning
 
 
 def agent(directory: Path, name: str) -> Path:
@@ -59,6 +60,20 @@ def test_symlinked_agent_is_left_out_without_follow(discovery_tree: Any) -> None
     (directory / "linked.md").symlink_to(real)
     assert "linked" in discover_agents(discovery_tree.ws, discovery_tree.home, {}, [])
     assert discover_agents(discovery_tree.ws, discovery_tree.home, {}, [], follow_symlinks=False) == {}
+
+
+def test_symlinked_agents_directory_is_a_warning_without_follow(discovery_tree: Any) -> None:
+    agent(discovery_tree.base / "elsewhere", "linked")
+    (discovery_tree.ws / ".clarvis").mkdir(parents=True)
+    link = discovery_tree.ws / ".clarvis" / "agents"
+    link.symlink_to(discovery_tree.base / "elsewhere", target_is_directory=True)
+    warnings: list[DiscoveryWarning] = []
+    assert discover_agents(discovery_tree.ws, discovery_tree.home, {}, [], warnings=warnings) != {}
+    assert warnings == []  # followed: read, nothing to say
+    assert (
+        discover_agents(discovery_tree.ws, discovery_tree.home, {}, [], follow_symlinks=False, warnings=warnings) == {}
+    )
+    assert [(warning.kind, warning.path) for warning in warnings] == [("symlink-ignored", link)]
 
 
 def test_unsaved_agent_buffer_counts(discovery_tree: Any) -> None:

@@ -263,3 +263,40 @@ def test_the_server_reads_the_linked_root_when_symlinks_are_followed(tmp_path: P
     answers = serve(tree, log, follow=True)
     assert [line for line in touched(audit_lines(log), tree) if line.startswith("open ")]
     assert {"local", "linked-b"} <= _skill_names(answers["clarvis/effectiveSkills"][0])
+
+
+# -- a linked agents directory ---------------------------------------------------------------------------------------
+
+
+def linked_agents(tmp_path: Path) -> Tree:
+    """``.clarvis/agents`` a symlink to a directory elsewhere holding one agent (the workspace has a real skill)."""
+    ws, home, elsewhere = tmp_path / "ws", tmp_path / "home", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "helper.md").write_text("---\nname: helper\ndescription: Helps.\n---\n", encoding="utf-8")
+    local = ws / ".clarvis/skills/local/SKILL.md"
+    local.parent.mkdir(parents=True)
+    local.write_text(SKILL.format(name="local", extra=""), encoding="utf-8")
+    home.mkdir()
+    link = ws / ".clarvis/agents"
+    link.symlink_to(elsewhere, target_is_directory=True)
+    return Tree(ws, home, elsewhere.resolve(), link, link / "helper.md", local, personal=False)
+
+
+def test_check_reports_a_linked_agents_directory_and_reads_nothing_under_it(tmp_path: Path) -> None:
+    tree = linked_agents(tmp_path)
+    log = tmp_path / "audit.log"
+    found = run_check(tree, log, "--no-follow-symlinks")
+    assert audit_lines(log), "the audit hook logged nothing: it is not installed"
+    assert touched(audit_lines(log), tree) == []
+    assert [(os.path.abspath(item["path"]), item["code"]) for item in found] == [
+        (str(tree.link), "discovery/symlink-ignored")
+    ]
+    assert "agents" in found[0]["message"]
+
+
+def test_check_reads_a_linked_agents_directory_when_symlinks_are_followed(tmp_path: Path) -> None:
+    tree = linked_agents(tmp_path)
+    log = tmp_path / "audit.log"
+    found = run_check(tree, log)
+    assert f"list {tree.elsewhere}" in touched(audit_lines(log), tree)  # the agents are discovered through it
+    assert found == []
