@@ -23,7 +23,7 @@ import functools
 import html
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -111,41 +111,42 @@ def _block_parser() -> MarkdownIt:
 def body_links(document: SkillDocument) -> Iterator[BodyLink]:
     """Every link and image destination of the body, in the order written; definitions of reference-style links
     come where the definition is. For ``skill/broken-link`` and for an editor's document links."""
-    for _, resolve in _written_links(document):
-        yield resolve()
+    directory = str(document.path.parent)
+    for start, written, is_image in _body_destinations(document):
+        target, resolved = _resolve(written, directory)
+        yield BodyLink(start, start + len(written), written, target, is_image, resolved)
 
 
-def _written_links(document: SkillDocument) -> Iterator[tuple[BodyLink, Callable[[], BodyLink]]]:
-    """Each destination with its place (target not yet decoded) and a function that decodes and resolves it:
-    past the report cap, the rest are only counted."""
+def _body_destinations(document: SkillDocument) -> list[tuple[int, str, bool]]:
+    """(offset in the file, destination as written, is an image) for each link of the body, in order."""
     start_line = document.body_start_line
     if start_line >= document.lines.line_count:
-        return
+        return []
     body_offset = document.lines.line_start(start_line)
     body = document.text[body_offset:]
     if "](" not in body and "]:" not in body:
-        return
-    directory = str(document.path.parent)
-    for offset, written, is_image in _written_destinations(body):
-        start = body_offset + offset
-        place = BodyLink(start, start + len(written), written, written, is_image, None)
-        yield place, functools.partial(_resolved, place, directory)
+        return []
+    found = _written_destinations(body)
+    if body_offset:
+        found = [(body_offset + offset, written, is_image) for offset, written, is_image in found]
+    return found
 
 
-def _resolved(place: BodyLink, directory: str) -> BodyLink:
-    target, resolved = _resolve(place.written, directory)
-    return BodyLink(place.start, place.end, place.written, target, place.is_image, resolved)
-
-
-def _written_destinations(body: str) -> Iterator[tuple[int, str, bool]]:
+def _written_destinations(body: str) -> list[tuple[int, str, bool]]:
     """(offset in ``body``, destination as written, is an image) for each link, sorted by offset."""
     found: list[tuple[int, str, bool]] = []
-    if len(body) > BLOCK_PARSE_LIMIT or (FAST_PATH and _plainly_structured(body)):
-        for start, end in _unfenced_regions(body):
-            found.extend(_destinations(body, start, end))
-            found.extend(_definitions(body, start, end))
-        yield from sorted(found)
-        return
+    if len(body) > BLOCK_PARSE_LIMIT:
+        regions: list[tuple[int, str]] | None = [
+            (start, _masked(body[start:end])) for start, end in _unfenced_regions(body)
+        ]
+    else:
+        regions = _plain_regions(body) if FAST_PATH else None
+    if regions is not None:
+        for start, masked in regions:
+            found.extend(_masked_destinations(body, start, masked))
+            if "]:" in masked:
+                found.extend(_definitions(body, start, start + len(masked)))
+        return sorted(found)
     lines = _line_starts(body)
     env: dict[str, object] = {}
     tokens = _block_parser().parse(body, env)
@@ -158,7 +159,7 @@ def _written_destinations(body: str) -> Iterator[tuple[int, str, bool]]:
             where = definition.get("map") if isinstance(definition, dict) else None
             if where:
                 found.extend(_definitions(body, _at(lines, where[0]), _at(lines, where[1])))
-    yield from sorted(set(found))
+    return sorted(set(found))
 
 
 FAST_PATH = True
@@ -169,23 +170,31 @@ _CODE_INDENT = re.compile(r"(?:\A|\n)(?:[ \t]*\r?\n)*(?: {4}| {0,3}\t)[ \t]*\S")
 _DEFINITION_IN_PARAGRAPH = re.compile(r"[^\r\n]*\S[^\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
 
 
-def _plainly_structured(body: str) -> bool:
-    """Whether fences are the only block structure that can hide a link here, so that scanning the text outside
-    fenced code finds exactly what the CommonMark block parse finds, at a fraction of its cost (most SKILL.md
-    bodies: headings, paragraphs, lists and fenced examples). Anything else takes the parse: HTML or a comment
-    outside code, a line indented as code after a blank line, a definition-like line inside a paragraph, a fence
-    inside a block quote."""
+def _plain_regions(body: str) -> list[tuple[int, str]] | None:
+    """The stretches of ``body`` outside fenced code, each as (offset, masked text), when fences are the only block
+    structure that can hide a link here: then scanning them finds exactly what the CommonMark block parse finds, at
+    a fraction of its cost (most SKILL.md bodies: headings, paragraphs, lists and fenced examples). None when
+    anything else may (HTML or a comment outside code, a line indented as code after a blank line, a
+    definition-like line inside a paragraph, a fence inside a block quote): that body takes the parse. Each region
+    is masked once, here, for both the decision and the scan."""
     fenced = "```" in body or "~~~" in body
     if fenced and ">" in body and _QUOTED_FENCE.search(body):
-        return False
+        return None
     may_indent = "\t" in body or "    " in body
-    for start, end in _unfenced_regions(body):
+    regions: list[tuple[int, str]] = []
+    for start, end in _unfenced_regions(body, fenced):
         region = _masked(body[start:end])
         if ("<" in region and _HTML_START.search(region)) or (may_indent and _CODE_INDENT.search(region)):
-            return False
+            return None
         if "]:" in region and _DEFINITION_IN_PARAGRAPH.search(region):
-            return False
-    return True
+            return None
+        regions.append((start, region))
+    return regions
+
+
+def _plainly_structured(body: str) -> bool:
+    """Whether the body's links can be found without the block parse (see ``_plain_regions``)."""
+    return _plain_regions(body) is not None
 
 
 def _line_starts(text: str) -> list[int]:
@@ -199,9 +208,9 @@ def _at(starts: list[int], line: int) -> int:
     return starts[line] if line < len(starts) else starts[-1] if starts else 0
 
 
-def _unfenced_regions(body: str) -> Iterator[tuple[int, int]]:
-    """For a body too long to parse: the stretches outside fenced code blocks."""
-    if "```" not in body and "~~~" not in body:
+def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[int, int]]:
+    """The stretches outside fenced code blocks (``fenced``: whether the body holds a fence marker, if known)."""
+    if not (("```" in body or "~~~" in body) if fenced is None else fenced):
         yield 0, len(body)
         return
     fence: str | None = None
@@ -286,7 +295,14 @@ def _destinations(body: str, start: int, end: int) -> Iterator[tuple[int, str, b
     source = body[start:end]
     if "](" not in source:
         return
-    masked = _masked(source)
+    yield from _masked_destinations(body, start, _masked(source))
+
+
+def _masked_destinations(body: str, start: int, masked: str) -> Iterator[tuple[int, str, bool]]:
+    """``_destinations`` of the stretch of ``body`` at ``start`` whose masked text (``_masked``) is ``masked``."""
+    if "](" not in masked:
+        return
+    source = body[start : start + len(masked)]
     search = 0
     while (close := masked.find("](", search)) != -1:
         search = close + 2
@@ -361,38 +377,41 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
 
 def check_links(document: SkillDocument, findings: Findings) -> None:
     """Relative links and images in the body must name files inside the skill directory."""
+    destinations = _body_destinations(document)
+    if not destinations:
+        return
     directory = str(document.path.parent)
     exists: dict[str, bool] = {}
     reported = 0
-    links = list(_written_links(document))
-    for index, (link, resolve) in enumerate(links):
+    for index, (start, written, is_image) in enumerate(destinations):
+        where = Range(document.lines.position(start), document.lines.position(start + len(written)))
         if reported == MAX_REPORTED:
             findings.add(
                 BROKEN_LINK.code,
-                _range(document, link),
-                f"{MAX_REPORTED} broken links are reported above; this link and the {len(links) - index - 1:,} "
-                "after it were not checked. Fix those first.",
+                where,
+                f"{MAX_REPORTED} broken links are reported above; this link and the "
+                f"{len(destinations) - index - 1:,} after it were not checked. Fix those first.",
             )
             return
-        link = resolve()
-        if link.resolved is None:
+        target, resolved = _resolve(written, directory)
+        if resolved is None:
             continue
-        message = _problem(link, "Image" if link.is_image else "Link", link.resolved, directory, exists)
+        message = _problem(target, "Image" if is_image else "Link", resolved, directory, exists)
         if message is not None:
-            findings.add(BROKEN_LINK.code, _range(document, link), message)
+            findings.add(BROKEN_LINK.code, where, message)
             reported += 1
 
 
-def _problem(link: BodyLink, kind: str, resolved: str, directory: str, exists: dict[str, bool]) -> str | None:
+def _problem(target: str, kind: str, resolved: str, directory: str, exists: dict[str, bool]) -> str | None:
     if not _is_under(resolved, directory):
         root = os.path.dirname(directory)
         if _is_under(os.path.dirname(resolved), root) and os.path.dirname(resolved) != root:  # another skill's
             return (
-                f'{kind} "{link.target}" points outside this skill; skills are loaded one directory at a time, so '
+                f'{kind} "{target}" points outside this skill; skills are loaded one directory at a time, so '
                 "another skill's files are not there when this one runs: copy what it needs into this skill."
             )
         return (
-            f'{kind} "{link.target}" points outside the skill directory: skills are installed as a directory, so '
+            f'{kind} "{target}" points outside the skill directory: skills are installed as a directory, so '
             "copy the file into it and link to the copy."
         )
     found = exists.get(resolved)
@@ -401,16 +420,12 @@ def _problem(link: BodyLink, kind: str, resolved: str, directory: str, exists: d
     if found:
         return None
     relative = Path(os.path.relpath(resolved, directory)).as_posix()
-    return f'{kind} "{link.target}" points to no file: create {relative} in the skill directory or correct the link.'
+    return f'{kind} "{target}" points to no file: create {relative} in the skill directory or correct the link.'
 
 
 def _is_under(path: str, directory: str) -> bool:
     """``path`` is ``directory`` or inside it (both normalised): a string test, no filesystem call."""
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
-
-
-def _range(document: SkillDocument, link: BodyLink) -> Range:
-    return Range(document.lines.position(link.start), document.lines.position(link.end))
 
 
 __all__ = ["BLOCK_PARSE_LIMIT", "BROKEN_LINK", "FAST_PATH", "MAX_REPORTED", "BodyLink", "body_links", "check_links"]
