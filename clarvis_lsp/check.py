@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
+from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
@@ -65,6 +66,8 @@ def check_paths(request: CheckRequest) -> CheckReport:
     loads: list[ConfigLoad] = []
     files: dict[Path, WorkspaceEngine] = {}
     read_configs: dict[Path, ConfigLoad] = {}
+    # The nested-workspace search, each engine's file walk and its discovery list the same directories: once.
+    listings = Listings()
 
     def project_config(directory: Path) -> ConfigLoad:
         """Each directory's project file is read once, however many targets (pre-commit passes every file) ask."""
@@ -91,6 +94,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 validate_workspace=request.workspace is not None,
                 select=request.select,
                 ignore=request.ignore,
+                listings=listings,
             )
             engines[directory] = engine
         return engine
@@ -109,7 +113,9 @@ def check_paths(request: CheckRequest) -> CheckReport:
         top_excludes = Excludes(tuple(project_config(top).config.exclude))
         if target.absolute.is_dir():
             excludes = top_excludes.below(_relative(target.absolute, top))
-            found = find_workspaces(target.absolute, home=request.home, exclude=excludes, markers=markers)
+            found = find_workspaces(
+                target.absolute, home=request.home, exclude=excludes, markers=markers, listings=listings
+            )
             nested = [path for path in found if path not in (target.absolute, top)]
             directories = [top, *nested]
         else:

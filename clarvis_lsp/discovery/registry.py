@@ -21,6 +21,7 @@ from clarvis_lsp.discovery.fs import is_within, symlinked_directory
 from clarvis_lsp.discovery.scan import RootScan, ScanProgress, scan_root
 from clarvis_lsp.discovery.skill_config import AgentSkillsOptions, SkillConfig, resolve_config
 from clarvis_lsp.discovery.skills import DiscoveryWarning, SkillInfo, SkippedSkill
+from clarvis_lsp.discovery.walk import Listings
 
 __all__ = [
     "AgentSkills",
@@ -247,7 +248,11 @@ class SkillRegistry:
 
 
 def discover_skills(
-    config: SkillConfig, *, overlay: Mapping[Path, str] | None = None, progress: ScanProgress | None = None
+    config: SkillConfig,
+    *,
+    overlay: Mapping[Path, str] | None = None,
+    progress: ScanProgress | None = None,
+    listings: Listings | None = None,
 ) -> SkillRegistry:
     """Scan every root of ``config`` in order and merge them (seed: ``discoverSkills``).
 
@@ -256,7 +261,7 @@ def discover_skills(
     override never does. A caller that wants strict *severities* but every problem reported (the linter) scans
     with ``dataclasses.replace(config, strict=False)`` and raises the severity itself.
     """
-    scans = [scan_root(root, index, config, overlay, progress) for index, root in enumerate(config.roots)]
+    scans = [scan_root(root, index, config, overlay, progress, listings) for index, root in enumerate(config.roots)]
     return SkillRegistry(config, scans)
 
 

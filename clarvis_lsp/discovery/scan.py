@@ -26,6 +26,7 @@ from clarvis_lsp.discovery.errors import SkillError
 from clarvis_lsp.discovery.fs import is_within, read_regular_file, reason
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
+from clarvis_lsp.discovery.walk import Listings, list_sorted
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
@@ -274,8 +275,9 @@ def scan_root(
     config: SkillConfig,
     overlay: Mapping[Path, str] | None = None,
     progress: ScanProgress | None = None,
+    listings: Listings | None = None,
 ) -> RootScan:
-    """Scan ``<root>/*/SKILL.md`` in sorted directory order.
+    """Scan ``<root>/*/SKILL.md`` in sorted directory order (``listings``: a check's shared directory listings).
 
     A missing root, an empty one and a root that is a file contribute nothing and are not errors. An unreadable
     root gives an ``unreadable`` warning. In strict mode the first malformed skill or within-root duplicate (in
@@ -297,8 +299,7 @@ def scan_root(
             )
             return RootScan(root, root_index, {}, root_warnings)
     try:
-        with os.scandir(root.path) as iterator:
-            entries = sorted(iterator, key=lambda entry: entry.name)
+        entries = listings.sorted_entries(root.path) if listings is not None else list_sorted(root.path)
     except (FileNotFoundError, NotADirectoryError):
         return RootScan(root, root_index, {}, ())
     except OSError as error:
@@ -318,7 +319,15 @@ def scan_root(
         except OSError:  # pragma: no cover - DirEntry answers from d_type; only exotic filesystems stat here
             continue
         result = read_skill_dir(
-            root, root_index, config, entry.name, entry.path, is_link=is_link, is_dir=is_dir, overlay=ov
+            root,
+            root_index,
+            config,
+            entry.name,
+            entry.path,
+            is_link=is_link,
+            is_dir=is_dir,
+            overlay=ov,
+            listings=listings,
         )
         if result is None:
             continue
@@ -343,6 +352,7 @@ def read_skill_dir(
     is_link: bool,
     is_dir: bool,
     overlay: Mapping[str, str],
+    listings: Listings | None = None,
 ) -> DirScan | None:
     """Read one candidate skill directory; None when it holds nothing to report (a plain file, no SKILL.md).
 
@@ -385,12 +395,12 @@ def read_skill_dir(
     entry: os.DirEntry[str] | None = None
     resource_entries: list[os.DirEntry[str]] = []
     try:
-        with os.scandir(dir_path) as iterator:
-            for child in iterator:
-                if child.name == SKILL_FILE:
-                    entry = child
-                elif child.name in _RESOURCE_NAMES:
-                    resource_entries.append(child)
+        children = listings.sorted_entries(dir_path) if listings is not None else _listed(dir_path)
+        for child in children:
+            if child.name == SKILL_FILE:
+                entry = child
+            elif child.name in _RESOURCE_NAMES:
+                resource_entries.append(child)
     except FileNotFoundError:
         return DirScan(
             dir_name,
@@ -445,7 +455,11 @@ def read_skill_dir(
         warnings.append(warning)
         return DirScan(dir_name, malformed=SkippedSkill(path, warning, None, document), warnings=tuple(warnings))
 
-    resources = _collect_resources(dir_path, resource_entries, follow, warnings, root_index) if resource_entries else ()
+    resources = (
+        _collect_resources(dir_path, resource_entries, follow, warnings, root_index, listings)
+        if resource_entries
+        else ()
+    )
     skill = SkillInfo(
         name=name,
         description=description,
@@ -490,6 +504,7 @@ def _collect_resources(
     follow: bool,
     warnings: list[DiscoveryWarning],
     root_index: int,
+    listings: Listings | None = None,
 ) -> tuple[Path, ...]:
     """Files under the conventional resource directories, walked depth-first with an explicit stack.
 
@@ -523,20 +538,24 @@ def _collect_resources(
             continue
         budget -= 1
         try:
-            with os.scandir(entry.path) as iterator:
-                children = sorted(iterator, key=_name, reverse=True)
+            listed = listings.sorted_entries(entry.path) if listings is not None else list_sorted(entry.path)
         except OSError as error:
             message = f"Resource directory {entry.path} cannot be read: {reason(error)}"
             warnings.append(_warning("unreadable", entry.path, message, root_index))
             continue
         below = (*above, entry.path)
         below_link = linked or _is_symlink(entry)
-        stack.extend((child, below, False, below_link) for child in children)
+        stack.extend((child, below, False, below_link) for child in reversed(listed))
     return tuple(Path(file) for file in files)
 
 
 def _name(entry: os.DirEntry[str]) -> str:
     return entry.name
+
+
+def _listed(directory: str) -> list[os.DirEntry[str]]:
+    with os.scandir(directory) as iterator:
+        return list(iterator)
 
 
 def _resource_kind(

@@ -1,5 +1,5 @@
 """The one tree walker and the one exclude matcher every walk uses (the ``--check`` file walk and the search for
-nested workspaces).
+nested workspaces), and the directory listings a ``--check`` shares between its walks and discovery.
 
 Exclude patterns have ``.gitignore`` semantics (``pathspec``'s ``GitIgnoreSpec``): ``fixtures/`` excludes every
 directory named ``fixtures``, ``/fixtures/`` only the top one, ``vendor/**`` everything under ``vendor`` (a
@@ -18,6 +18,35 @@ if TYPE_CHECKING:
     import pathspec
 
 SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+
+
+class Listings:
+    """Directory listings kept for one ``--check``: the search for nested workspaces, the file walk and discovery
+    each list the same skill directories, and each listing is made once (a check reads a snapshot of the tree).
+
+    Only successful listings are kept: a directory that cannot be listed is asked again, so each caller meets
+    the error and reports it its own way. The language server does not use one: its tree changes under it.
+    """
+
+    def __init__(self) -> None:
+        self._sorted: dict[str, list[os.DirEntry[str]]] = {}
+
+    def sorted_entries(self, directory: str) -> list[os.DirEntry[str]]:
+        """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
+        entries = self._sorted.get(directory)
+        if entries is None:
+            entries = self._sorted[directory] = list_sorted(directory)
+        return entries
+
+
+def list_sorted(directory: str) -> list[os.DirEntry[str]]:
+    """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
+    with os.scandir(directory) as iterator:
+        return sorted(iterator, key=_entry_name)
+
+
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 @dataclass(frozen=True)
@@ -84,17 +113,18 @@ def walk_tree(
     *,
     keep_directory: Callable[[os.DirEntry[str], str], bool] = lambda entry, relative: True,
     skip_paths: Iterable[str] = (),
+    listings: Listings | None = None,
 ) -> Iterator[Directory]:
     """Every directory under ``top`` (``top`` first), depth first in sorted order. Never follows a symlinked
     directory, skips ``SKIPPED_DIRS``, excluded directories, ``skip_paths`` and those ``keep_directory`` rejects,
-    and silently passes over directories it cannot read."""
+    and silently passes over directories it cannot read. ``listings``: a check's shared listings."""
     skipped = set(skip_paths)
     stack: list[tuple[str, str]] = [(top, "")]
+    list_directory = listings.sorted_entries if listings is not None else list_sorted
     while stack:
         directory, relative = stack.pop()
         try:
-            with os.scandir(directory) as iterator:
-                entries = sorted(iterator, key=lambda entry: entry.name)
+            entries = list_directory(directory)
         except OSError:
             continue
         files: list[os.DirEntry[str]] = []

@@ -31,7 +31,7 @@ from clarvis_lsp.discovery import (
 )
 from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
 from clarvis_lsp.discovery.scan import ScanProgress
-from clarvis_lsp.discovery.walk import Excludes, walk_tree
+from clarvis_lsp.discovery.walk import Excludes, Listings, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
@@ -95,6 +95,7 @@ class WorkspaceEngine:
     select: tuple[str, ...] = ()  # --select: only these codes or families run
     ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
     unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
+    listings: Listings | None = field(default=None, compare=False, repr=False)  # a --check's shared listings
     _discovered: Discovered | None = None
     _cross: dict[Path, list[Diagnostic]] | None = None
     _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
@@ -153,7 +154,7 @@ class WorkspaceEngine:
         if reuse is not None:
             registry = reuse.with_roots(skill_config, self.overlay)
         else:
-            registry = discover_skills(skill_config, overlay=self.overlay, progress=progress)
+            registry = discover_skills(skill_config, overlay=self.overlay, progress=progress, listings=self.listings)
         context_warnings = list(plugin_scan.warnings)
         agents = discover_agents(
             self.directory,
@@ -215,7 +216,7 @@ class WorkspaceEngine:
         skipped = [str(path) for path in self.nested] + [str(self.home)]
         follow = self.config.follow_symlinks
         excludes = excludes.below(prefix)
-        for directory in walk_tree(top, excludes, skip_paths=skipped):
+        for directory in walk_tree(top, excludes, skip_paths=skipped, listings=self.listings):
             # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (file_kinds.py):
             # elsewhere it is skipped before a stat and a Path are spent on it.
             in_agents = os.path.basename(directory.path) == "agents"
