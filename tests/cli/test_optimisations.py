@@ -1,0 +1,118 @@
+"""Every speed-up of ``--check`` leaves its findings exactly as they were (issue: speed).
+
+A generated corpus with what the optimisations touch — four roots with shadowed and within-root duplicate names,
+malformed skills, links that resolve and links that do not, resources with a symlink cycle and a dangling link,
+a nested workspace, settings and a plugin — is checked with each optimisation on, and again with it switched off:
+the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``) and the
+collector paused during the scan (``bulk_allocation``). The reports must be equal, finding for finding.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+from collections.abc import Iterator
+from contextlib import nullcontext
+from pathlib import Path
+
+import pytest
+
+from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.discovery import walk
+from clarvis_lsp.memory import paused_collector
+from clarvis_lsp.rules import skill_links
+
+ROOTS = (".clarvis/skills", ".agents/skills")
+BODIES = (
+    "# Steps\n\nSee [the guide](references/guide.md) and [gone](references/gone.md).\n",
+    "```\n[in a fence](nowhere.md)\n```\n\n![logo](assets/logo.png)\n",
+    "<!-- [hidden](gone.md) -->\n\n[ref][r]\n\n[r]: scripts/run.sh\n",
+    "Text with `[code](gone.md)` and a [sibling](../other/SKILL.md).\n",
+    "    [indented](gone.md)\n\n[real](references/guide.md)\n",
+    "No links here at all.\n",
+)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _corpus(base: Path, seed: int) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    ws, home = base / "ws", base / "home"
+    for workspace in (ws, ws / "packages" / "nested"):
+        _write(workspace / ".clarvis" / "settings.json", '{"enabledPlugins": ["kit"], "bogus": 1}')
+        _write(workspace / ".clarvis/plugins/kit/plugin.json", '{"name": "kit", "description": "A kit."}')
+        _write(workspace / ".clarvis/plugins/kit/skills/kit-skill/SKILL.md", "---\nname: kit-skill\n---\nBody.\n")
+        for index in range(40):
+            root = workspace / rng.choice(ROOTS)
+            name = f"skill-{rng.randrange(30):02d}"  # names repeat: shadowed copies and within-root duplicates
+            directory = root / f"{name}-{index}" if rng.random() < 0.3 else root / name
+            frontmatter = f"name: {name}\ndescription: Skill {index}.\n" if rng.random() < 0.9 else "name: [\n"
+            _write(directory / "SKILL.md", f"---\n{frontmatter}---\n{rng.choice(BODIES)}")
+            if rng.random() < 0.7:
+                _write(directory / "references" / "guide.md", "# Guide\n")
+            if rng.random() < 0.2:
+                (directory / "scripts").mkdir(exist_ok=True)
+                with contextlib.suppress(FileExistsError):
+                    (directory / "scripts" / "loop").symlink_to(directory, target_is_directory=True)
+                    (directory / "scripts" / "dangling").symlink_to(base / "missing")
+    _write(home / ".clarvis/skills/skill-01/SKILL.md", "---\nname: skill-01\ndescription: Personal.\n---\n")
+    return ws, home
+
+
+def _report(ws: Path, home: Path, **overrides: object) -> list[tuple[str, str, int, int, str]]:
+    request = CheckRequest(paths=[str(ws)], cwd=ws, home=home, overrides=overrides)
+    result = check_paths(request).result
+    return sorted(
+        (os.fspath(item.path), item.code, item.range.start.line, item.range.start.character, item.message)
+        for item in result.diagnostics
+    )
+
+
+@contextlib.contextmanager
+def _without_shared_listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        patch.setattr(walk.Listings, "sorted_entries", lambda self, directory: walk.list_sorted(directory))
+        yield
+
+
+@contextlib.contextmanager
+def _without_fast_scan(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        patch.setattr(skill_links, "FAST_PATH", False)
+        yield
+
+
+@contextlib.contextmanager
+def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    yield  # the plain run is not wrapped in a paused collector at all
+
+
+SWITCHES = {
+    "shared listings": _without_shared_listings,
+    "fast link scan": _without_fast_scan,
+    "collector paused": _collector_running,
+}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("switch", list(SWITCHES))
+def test_findings_are_identical_without_the_optimisation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, switch: str
+) -> None:
+    ws, home = _corpus(tmp_path, seed)
+    with paused_collector():  # as the CLI runs a check (without freezing this test process's objects)
+        optimised = _report(ws, home)
+    with SWITCHES[switch](monkeypatch), paused_collector() if switch != "collector paused" else nullcontext():
+        plain = _report(ws, home)
+    assert optimised, "the corpus must have findings"
+    assert {code for _path, code, *_rest in optimised} >= {
+        "discovery/shadowed",
+        "skill/broken-link",
+        "skill/invalid-yaml",
+        "settings/unknown-field",
+    }
+    assert plain == optimised
