@@ -36,6 +36,22 @@ class Yaml12Loader(_Base):  # type: ignore[misc,valid-type]
 
     yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {}
 
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        """``BaseResolver.resolve`` for a loader with no path resolvers and no wildcard resolvers: the same tags,
+        without the per-scalar list concatenation and checks libyaml's composer pays for every scalar."""
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, pattern in self.yaml_implicit_resolvers.get(value[:1], ()):
+                    if pattern.match(value):
+                        return tag
+            return _STR_TAG
+        return _SEQUENCE_TAG if kind is yaml.SequenceNode else _MAPPING_TAG
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_SEQUENCE_TAG = "tag:yaml.org,2002:seq"
+_MAPPING_TAG = "tag:yaml.org,2002:map"
+
 
 _CORE_SCHEMA = (
     ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
@@ -49,6 +65,13 @@ _CORE_SCHEMA = (
 )
 for _tag, _pattern, _first in _CORE_SCHEMA:
     Yaml12Loader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+# What Yaml12Loader.resolve leaves out must stay absent.
+assert None not in Yaml12Loader.yaml_implicit_resolvers and not Yaml12Loader.yaml_path_resolvers
+assert (Yaml12Loader.DEFAULT_SCALAR_TAG, Yaml12Loader.DEFAULT_SEQUENCE_TAG, Yaml12Loader.DEFAULT_MAPPING_TAG) == (
+    _STR_TAG,
+    _SEQUENCE_TAG,
+    _MAPPING_TAG,
+)
 _Loader: type[Any] = Yaml12Loader
 
 _FENCE = re.compile(r"---[ \t]*\Z")

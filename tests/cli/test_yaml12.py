@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,26 @@ def test_user_invocable_yes_is_a_string_with_a_fix_to_true(tmp_path: Path) -> No
         check=False,
     )
     assert skill.read_text(encoding="utf-8") == "---\nname: no\ndescription: d\nuser-invocable: true\n---\n"
+
+
+def test_the_loaders_resolver_answers_as_pyyamls_own() -> None:
+    """``Yaml12Loader.resolve`` is a faster copy of PyYAML's ``BaseResolver.resolve`` for this loader: the same tag
+    for every scalar (plain or quoted), sequence and mapping, on the table above and on random scalars."""
+    import random
+
+    import yaml
+
+    from clarvis_lsp.documents.skill import Yaml12Loader
+
+    loader = Yaml12Loader("")
+    pyyaml_resolve: Callable[..., str] = yaml.resolver.BaseResolver.resolve
+    rng = random.Random(12)
+    alphabet = "0123456789+-.eE_oxXabfnNtTulrsyY~:# \t"
+    values = [text for text, _old, _new in DIFFERENCES] + ["", "~", "null", ".inf", "-.5", "1e3", "0o", "0x"]
+    values += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(20_000)]
+    for value in values:
+        for implicit in ((True, False), (False, True), (False, False)):
+            expected = pyyaml_resolve(loader, yaml.ScalarNode, value, implicit)
+            assert loader.resolve(yaml.ScalarNode, value, implicit) == expected, (value, implicit)
+    for kind in (yaml.SequenceNode, yaml.MappingNode):
+        assert loader.resolve(kind, None, (False, False)) == pyyaml_resolve(loader, kind, None, (False, False))
