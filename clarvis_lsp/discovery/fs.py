@@ -51,12 +51,15 @@ def read_regular_file(
         size = max(info.st_size, 0) + 1
         remaining = limit
         while remaining is None or remaining > 0:
-            chunk = os.read(fd, size if remaining is None else min(size, remaining))
+            wanted = size if remaining is None else min(size, remaining)
+            chunk = os.read(fd, wanted)
             if not chunk:
                 break
             chunks.append(chunk)
             if remaining is not None:
                 remaining -= len(chunk)
+            if len(chunk) < wanted:  # a regular file reads short only at its end: no second read to learn it
+                break
             size = 1 << 16
         return b"".join(chunks), ""
     except OSError as error:
