@@ -66,6 +66,10 @@ def uri_to_path(uri: str) -> Path | None:
     return Path(os.path.normpath(unquote(parsed.path)))
 
 
+class ScanSuperseded(Exception):
+    """Raised inside a first scan whose engine was replaced meanwhile, to stop it early."""
+
+
 class ClarvisServer(LanguageServer):
     """pygls server holding the per-workspace engines."""
 
@@ -320,7 +324,8 @@ class ClarvisServer(LanguageServer):
 
     async def scanned(self, engine: WorkspaceEngine, *, at_most: float | None = None) -> bool:
         """Wait for ``engine``'s first scan (a cancelled request stops waiting; the scan goes on), or ``at_most``
-        seconds of it; True when discovery is ready."""
+        seconds of it; True when discovery is ready. A request that waited on a scan the settings made obsolete
+        gets the discovery of the engine that replaced it."""
         if self.ready(engine):
             return True
         scan = asyncio.shield(self.scans[id(engine)])
@@ -328,7 +333,15 @@ class ClarvisServer(LanguageServer):
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
         except asyncio.TimeoutError:
             return False
+        current = self.engines.get(engine.directory)
+        replaced = not engine.is_discovered and current is not None and current is not engine
+        if replaced and current is not None and await self.scanned(current, at_most=at_most) and current.is_discovered:
+            engine.adopt(current)
         return self.ready(engine)
+
+    def _superseded(self, engine: WorkspaceEngine) -> bool:
+        """Whether ``engine`` was replaced (its configuration changed) or dropped (its folder was removed)."""
+        return self.engines.get(engine.directory) is not engine
 
     async def _first_scan(self, engine: WorkspaceEngine) -> None:
         detached = engine.detached()
@@ -336,6 +349,8 @@ class ClarvisServer(LanguageServer):
         loop = asyncio.get_running_loop()
 
         def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
+            if self._superseded(engine):
+                raise ScanSuperseded  # the settings changed: the engine that replaced this one scans anew
             if token is not None:
                 loop.call_soon_threadsafe(self._report_progress, token, root_index, done, total)
 
@@ -343,8 +358,12 @@ class ClarvisServer(LanguageServer):
             with bulk_allocation():
                 detached.warm(progress)
 
+        superseded = False
         try:
             await loop.run_in_executor(None, warm)
+        except ScanSuperseded:
+            superseded = True
+            self.scan_waiting.pop(id(engine), None)  # the replacement's scan re-checks the open files
         except Exception as error:  # StartupError or a bug: the synchronous path reports it where it is handled
             self.scan_failed.add(id(engine))
             if not isinstance(error, StartupError):
@@ -361,7 +380,8 @@ class ClarvisServer(LanguageServer):
             self.scans.pop(id(engine), None)
             if token is not None:
                 count = len(engine.discovered.registry) if engine.is_discovered else 0
-                self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=f"{count} skills"))
+                message = "stopped: the settings changed" if superseded else f"{count} skills"
+                self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
 
     def _after_first_scan(self, engine: WorkspaceEngine) -> None:
         """Bring the scan up to the edits made while it ran, then publish the full findings of every file that

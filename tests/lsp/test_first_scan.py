@@ -99,3 +99,29 @@ async def test_unchanged_settings_do_not_start_a_second_scan(client: ClarvisClie
         if isinstance(report, types.WorkDoneProgressBegin)
     ]
     assert len(begun) == 1, begun
+
+
+async def test_a_scan_the_settings_made_obsolete_stops(client: ClarvisClient, workspace: Path) -> None:
+    """Settings that do change arrive while the first scan runs: that scan stops (its progress ends saying why)
+    instead of running to its end beside the new one, and the file still gets its cross-file finding from the
+    scan under the new settings."""
+    loser = workspace / ".agents/skills/skill-00000/SKILL.md"
+    open_document(client, loser)
+    changed = {"includeUser": False, "rules": {"skill/name-directory-mismatch": "off"}}
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"clarvis": changed}))
+    assert await shown_codes(client, loser) == ["discovery/shadowed"]
+    window = client.capabilities.window if client.capabilities else None
+    if window is None or not window.work_done_progress:
+        pytest.skip("the client shows no work-done progress")
+
+    def ends() -> list[str]:
+        return [
+            getattr(report, "message", "") or ""
+            for token, reports in client.progress_reports.items()
+            if str(token).startswith("clarvis-scan-")
+            for report in reports
+            if isinstance(report, types.WorkDoneProgressEnd)
+        ]
+
+    await client.wait_for(lambda: len(ends()) == 2)
+    assert sorted(ends()) == ["4000 skills", "stopped: the settings changed"]
