@@ -127,11 +127,21 @@ def is_regular_file(path: str, follow_symlinks: bool) -> bool:
     return stat.S_ISREG(mode)
 
 
+def list_sorted(directory: str) -> list[os.DirEntry[str]]:
+    """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
+    with os.scandir(directory) as iterator:
+        return sorted(iterator, key=entry_name)
+
+
+def entry_name(entry: os.DirEntry[str]) -> str:
+    """The sort key of listings: the entry's name."""
+    return entry.name
+
+
 def list_dir(path: str) -> tuple[list[os.DirEntry[str]] | None, OSError | None]:
     """The entries of a directory sorted by name; (None, None) when it does not exist or is not a directory."""
     try:
-        with os.scandir(path) as iterator:
-            return sorted(iterator, key=lambda entry: entry.name), None
+        return list_sorted(path), None
     except (FileNotFoundError, NotADirectoryError):
         return None, None
     except OSError as error:

@@ -23,10 +23,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from clarvis_lsp.discovery.errors import SkillError
-from clarvis_lsp.discovery.fs import is_within, read_regular_file, reason
+from clarvis_lsp.discovery.fs import entry_name, is_within, list_sorted, read_regular_file, reason
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
-from clarvis_lsp.discovery.walk import Listings, list_sorted
+from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
@@ -395,7 +395,7 @@ def read_skill_dir(
     entry: os.DirEntry[str] | None = None
     resource_entries: list[os.DirEntry[str]] = []
     try:
-        children = listings.sorted_entries(dir_path) if listings is not None else _listed(dir_path)
+        children = listings.sorted_entries(dir_path) if listings is not None else list_sorted(dir_path)
         for child in children:
             if child.name == SKILL_FILE:
                 entry = child
@@ -524,7 +524,7 @@ def _collect_resources(
     # one of them was entered through a link.
     top: tuple[str, ...] = (skill_dir,)
     stack: list[tuple[os.DirEntry[str], tuple[str, ...], bool, bool]] = [
-        (entry, top, True, False) for entry in sorted(present, key=_name, reverse=True)
+        (entry, top, True, False) for entry in sorted(present, key=entry_name, reverse=True)
     ]
     while stack and budget > 0:
         entry, above, top_level, linked = stack.pop()
@@ -547,15 +547,6 @@ def _collect_resources(
         below_link = linked or _is_symlink(entry)
         stack.extend((child, below, False, below_link) for child in reversed(listed))
     return tuple(Path(file) for file in files)
-
-
-def _name(entry: os.DirEntry[str]) -> str:
-    return entry.name
-
-
-def _listed(directory: str) -> list[os.DirEntry[str]]:
-    with os.scandir(directory) as iterator:
-        return list(iterator)
 
 
 def _resource_kind(

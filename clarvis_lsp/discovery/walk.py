@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from clarvis_lsp.discovery.fs import list_sorted
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -37,16 +39,6 @@ class Listings:
         if entries is None:
             entries = self._sorted[directory] = list_sorted(directory)
         return entries
-
-
-def list_sorted(directory: str) -> list[os.DirEntry[str]]:
-    """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
-    with os.scandir(directory) as iterator:
-        return sorted(iterator, key=_entry_name)
-
-
-def _entry_name(entry: os.DirEntry[str]) -> str:
-    return entry.name
 
 
 @dataclass(frozen=True)

@@ -334,9 +334,13 @@ class ClarvisServer(LanguageServer):
         except asyncio.TimeoutError:
             return False
         current = self.engines.get(engine.directory)
-        replaced = not engine.is_discovered and current is not None and current is not engine
-        if replaced and current is not None and await self.scanned(current, at_most=at_most) and current.is_discovered:
-            engine.adopt(current)
+        superseded_by = current if current is not engine and not engine.is_discovered else None
+        if (
+            superseded_by is not None
+            and await self.scanned(superseded_by, at_most=at_most)
+            and superseded_by.is_discovered
+        ):
+            engine.adopt(superseded_by)
         return self.ready(engine)
 
     def _superseded(self, engine: WorkspaceEngine) -> bool:
