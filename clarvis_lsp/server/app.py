@@ -333,8 +333,9 @@ class ClarvisServer(LanguageServer):
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
         except asyncio.TimeoutError:
             return False
-        current = self.engines.get(engine.directory)
-        superseded_by = current if current is not engine and not engine.is_discovered else None
+        superseded_by = (
+            self.engines.get(engine.directory) if self._superseded(engine) and not engine.is_discovered else None
+        )
         if (
             superseded_by is not None
             and await self.scanned(superseded_by, at_most=at_most)

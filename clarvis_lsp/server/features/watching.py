@@ -7,6 +7,8 @@ when settings, plugins, agents or configuration change). A folder added or remov
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lsprotocol import types
 
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
@@ -42,13 +44,15 @@ def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeW
     added = [uri_to_path(folder.uri) for folder in params.event.added]
     server.folders = [folder for folder in server.folders if folder not in removed]
     server.folders += [folder for folder in added if folder is not None]
+
+    def in_removed(path: Path) -> bool:
+        return any(folder is not None and (path == folder or folder in path.parents) for folder in removed)
+
     # Files of a removed folder that are not open any more: their findings are withdrawn, not re-checked.
     for path in list(server.published):
-        gone = any(folder is not None and (path == folder or folder in path.parents) for folder in removed)
-        if gone and path not in server.overlay:
+        if in_removed(path) and path not in server.overlay:
             server.publish(path, [])
-    for directory in list(server.engines):
-        if any(folder is not None and (directory == folder or folder in directory.parents) for folder in removed):
-            del server.engines[directory]
+    for directory in [directory for directory in server.engines if in_removed(directory)]:
+        del server.engines[directory]
     server.reset_engines()
     recheck_open_documents(server)
