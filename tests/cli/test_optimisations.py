@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
-from clarvis_lsp.discovery import walk
+from clarvis_lsp.discovery import fs, walk
 from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.rules import skill_links
 
@@ -75,7 +75,7 @@ def _report(ws: Path, home: Path, **overrides: object) -> list[tuple[str, str, i
 @contextlib.contextmanager
 def _without_shared_listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as patch:
-        patch.setattr(walk.Listings, "sorted_entries", lambda self, directory: walk.list_sorted(directory))
+        patch.setattr(walk.Listings, "sorted_entries", lambda self, directory: fs.list_sorted(directory))
         yield
 
 
