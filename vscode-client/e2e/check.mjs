@@ -73,7 +73,13 @@ async function openFile(relativePath) {
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').fill(join(workspace, relativePath));
   const directory = relativePath.split('/').slice(0, -1).join('/');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: directory }).first().click({ timeout: 30_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: directory })
+    .first()
+    .click({ timeout: 30_000 })
+    .catch((error) => {
+      throw new Error(`Quick Open offered no ${relativePath}: ${error.message.split('\n')[0]}`);
+    });
   await page.locator('.tab.active', { hasText: relativePath.split('/').pop() }).waitFor({ timeout: 15_000 });
   await page.locator('.monaco-editor.focused').waitFor({ timeout: 15_000 });
 }
@@ -127,11 +133,15 @@ async function editorShows(text, timeout) {
 
 /** The Problems row that shows `text`, after typing `filter` into the panel's filter box: the panel is a virtual
  * list, only the rows in view exist. */
-async function problemsRow(filter, text) {
+async function problemsRow(filter, text, timeout = 30_000) {
   await page.keyboard.press('Control+Shift+M');
   await page.locator('.panel .viewpane-filter input').first().fill(filter);
   const row = page.locator('.markers-panel .monaco-list-row', { hasText: text }).first();
-  await row.waitFor({ timeout: 30_000 });
+  await row.waitFor({ timeout }).catch(async (error) => {
+    const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+    const shown = rows.map((r) => r.replace(/\s+/g, ' ')).join(' | ') || 'none';
+    throw new Error(`no Problems row with ${text} under the filter "${filter}" after ${timeout} ms (rows: ${shown}): ${error.message.split('\n')[0]}`);
+  });
   return (await row.innerText()).replace(/\s+/g, ' ');
 }
 
@@ -308,7 +318,9 @@ try {
       `${HOOKS} is validated by the shipped schema, through its $ref`,
       async () => {
         await openFile(HOOKS);
-        return problemsRow('Valid values', '"pre_tool_use"');
+        // VS Code's own JSON language server starts when the first JSON file opens, which is this one: on a
+        // loaded machine its start, not our schema, is what takes the time.
+        return problemsRow('Valid values', '"pre_tool_use"', 90_000);
       },
     ],
   ]);
