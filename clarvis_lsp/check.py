@@ -11,12 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
+from clarvis_lsp.parallel import map_in_processes, process_count
 from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.rules.internal import RULE_FAILED
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
@@ -38,6 +40,7 @@ class CheckRequest:
     workspace: Path | None = None
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    jobs: int | None = None  # processes for the per-file work; None: one per core on large trees
 
 
 @dataclass
@@ -128,7 +131,10 @@ def check_paths(request: CheckRequest) -> CheckReport:
     diagnostics: list[Diagnostic] = []
     for engine in engines.values():
         wanted = sorted(path for path, owner in files.items() if owner is engine)
-        for findings_of_file in file_findings(engine, wanted).values():
+        processes = process_count(len(wanted), request.jobs)
+        if processes > 1:
+            engine.cross_by_path()  # computed once, before the fork, rather than once in every process
+        for findings_of_file in map_in_processes(partial(file_findings, engine), wanted, processes).values():
             diagnostics.extend(findings_of_file)
         checked = set(wanted)
         elsewhere = [

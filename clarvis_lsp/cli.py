@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="error",
         help="lowest severity that makes the exit status 1 (default: error)",
     )
+    check.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="processes that check files (default: one per core on large trees; 1 checks in this process)",
+    )
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff, change nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also apply unsafe fixes")
@@ -89,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="host for --tcp/--ws (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=2087, help="port for --tcp/--ws (default 2087)")
     return parser
+
+
+def _positive(text: str) -> int:
+    """``--jobs``: a whole number of processes, at least 1 (argparse turns the ValueError into exit status 2)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r}")
+    return int(text)
 
 
 def _codes(values: Sequence[str]) -> tuple[str, ...]:
@@ -206,6 +219,7 @@ def _run_check(args: argparse.Namespace) -> int:
         workspace=Path(args.workspace) if args.workspace else None,
         select=_codes(args.select),
         ignore=_codes(args.ignore),
+        jobs=args.jobs,
     )
     if args.workspace and not os.path.isdir(args.workspace):
         # The same messages as resolve_config, before any file is walked.

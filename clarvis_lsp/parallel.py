@@ -1,0 +1,110 @@
+"""Spread a large check's per-file work over the machine's cores, with results identical to one process.
+
+Why ``os.fork`` by hand rather than ``multiprocessing``: the work of a file needs the whole engine (the discovered
+registry, the agents, the project configuration), which a forked child has for free and a spawned one would have
+to rebuild or unpickle; ``concurrent.futures`` would add a manager thread (forking a threaded process is
+deprecated) and tens of milliseconds of imports to every ``--check``. A child computes its share, pickles the
+findings into a pipe and leaves with ``os._exit`` (no buffered output of the parent is flushed twice). When a child
+fails in any way, the parent computes that share itself: parallelism may save time, never lose a finding.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+# Below this many files per process a fork costs more than it saves (measured: benchmarks/README.md).
+MIN_FILES_PER_PROCESS = 600
+
+
+def can_fork() -> bool:
+    """A fork copies a pure-Python process safely on Linux and the BSDs; macOS's system libraries are not
+    fork-safe and Windows has no fork, so both check in one process."""
+    return hasattr(os, "fork") and sys.platform != "darwin"
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity mask, which containers and ``taskset`` narrow)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def process_count(items: int, jobs: int | None) -> int:
+    """How many processes share ``items`` files: ``jobs`` when the user chose (``--jobs``), else one per core as
+    long as each gets at least ``MIN_FILES_PER_PROCESS``."""
+    if not can_fork():
+        return 1
+    if jobs is not None:
+        return max(1, min(jobs, items))
+    return max(1, min(available_cores(), items // MIN_FILES_PER_PROCESS))
+
+
+def map_in_processes(
+    work: Callable[[Sequence[Item]], dict[Item, Result]], items: Sequence[Item], processes: int
+) -> dict[Item, Result]:
+    """``work(items)``, computed in ``processes`` shares (this process takes one), merged in the order of
+    ``items``. ``work`` must return picklable values; it runs in forked children that share this process's state
+    as it is at the call."""
+    if processes <= 1 or len(items) < 2:
+        return work(items)
+    shares = [items[start::processes] for start in range(processes)]
+    children: list[tuple[int, int, Sequence[Item]]] = []
+    for share in shares[1:]:
+        started = _start_child(work, share)
+        if started is None:
+            children.append((-1, -1, share))
+        else:
+            children.append((*started, share))
+    merged = work(shares[0])
+    for pid, reader, share in children:
+        received: dict[Item, Result] | None = _collect_child(pid, reader) if pid > 0 else None
+        merged.update(received if received is not None else work(share))
+    return {item: merged[item] for item in items}
+
+
+def _start_child(work: Callable[[Sequence[Item]], dict[Item, Result]], share: Sequence[Item]) -> tuple[int, int] | None:
+    """Fork a child that writes ``pickle(work(share))`` into a pipe: (its pid, the pipe's read end), or None when
+    the system refuses a process or a pipe."""
+    try:
+        reader, writer = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(reader)
+        os.close(writer)
+        return None
+    if pid == 0:  # the child
+        status = 1
+        try:
+            os.close(reader)
+            data = pickle.dumps(work(share), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(writer, "wb") as out:
+                out.write(data)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writer)
+    return pid, reader
+
+
+def _collect_child(pid: int, reader: int) -> dict[Item, Result] | None:
+    """The child's results, or None when it did not exit cleanly or wrote something that does not unpickle."""
+    with os.fdopen(reader, "rb") as source:
+        data = source.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        return None
+    try:
+        received: dict[Item, Result] = pickle.loads(data)
+    except Exception:  # a truncated pipe: the parent redoes the share
+        return None
+    return received

@@ -1,0 +1,86 @@
+"""``--check`` spread over several processes reports exactly what one process reports (issue: speed).
+
+The per-file work of a large tree runs in forked children (``clarvis_lsp.parallel``); their findings come back
+through a pipe. Checked here: the same findings in the same order, fixes and related locations included, for one
+process and for several, on the corpus of the optimisation differential; and a child that dies loses nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from test_optimisations import _corpus
+
+from clarvis_lsp import parallel
+from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.cli import main
+from clarvis_lsp.findings import Diagnostic
+
+pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="checks in several processes only where fork is safe")
+
+
+def _diagnostics(ws: Path, home: Path, jobs: int) -> list[Diagnostic]:
+    return check_paths(CheckRequest(paths=[str(ws)], cwd=ws, home=home, jobs=jobs)).result.diagnostics
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_several_processes_report_what_one_reports(tmp_path: Path, seed: int) -> None:
+    ws, home = _corpus(tmp_path, seed)
+    alone = _diagnostics(ws, home, jobs=1)
+    assert len(alone) > 20
+    for jobs in (2, 3):
+        spread = _diagnostics(ws, home, jobs=jobs)
+        assert spread == alone
+        assert [item.fixes for item in spread] == [item.fixes for item in alone]
+        assert [item.data for item in spread] == [item.data for item in alone]
+
+
+def test_a_child_that_dies_loses_no_result() -> None:
+    parent = os.getpid()
+
+    def work(items: Sequence[int]) -> dict[int, int]:
+        if os.getpid() != parent:
+            os._exit(3)  # as a child killed mid-work would end
+        return {item: item * item for item in items}
+
+    assert parallel.map_in_processes(work, list(range(50)), 3) == {item: item * item for item in range(50)}
+
+
+def test_a_child_whose_work_raises_loses_no_result() -> None:
+    parent = os.getpid()
+
+    def work(items: Sequence[int]) -> dict[int, str]:
+        if os.getpid() != parent:
+            raise RuntimeError("only in the child")
+        return {item: str(item) for item in items}
+
+    assert parallel.map_in_processes(work, list(range(9)), 2) == {item: str(item) for item in range(9)}
+
+
+def test_results_from_children_are_used() -> None:
+    """The children's results really arrive (the fallback alone would also pass the tests above)."""
+    parent = os.getpid()
+
+    def work(items: Sequence[int]) -> dict[int, int]:
+        return {item: os.getpid() for item in items}
+
+    pids = parallel.map_in_processes(work, list(range(10)), 2)
+    assert pids[0] == parent
+    assert pids[1] != parent  # the second share, items 1, 3, 5, …, was computed in a child
+
+
+def test_process_count_follows_the_size_of_the_tree_and_the_choice() -> None:
+    assert parallel.process_count(10, None) == 1
+    assert parallel.process_count(10, 4) == 4
+    assert parallel.process_count(3, 8) == 3
+    assert parallel.process_count(parallel.MIN_FILES_PER_PROCESS * 64, None) == parallel.available_cores()
+
+
+def test_jobs_is_checked_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--check", "--jobs", "0", "."])
+    assert stopped.value.code == 2
+    assert "--jobs: expected a number of processes, 1 or more, not '0'" in capsys.readouterr().err
