@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.findings import Range, Severity
+from clarvis_lsp.findings import Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 
@@ -59,7 +59,11 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _BACKTICKS = re.compile(r"`+")
 _ESCAPED = re.compile(r"\\[\\\[\]()<>`]")
 _BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_DEFINITION = re.compile(r"^[ \t>]*\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)", re.MULTILINE)
+_DEFINITION = re.compile(
+    r"^[ \t>]*\[(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
+    r"(<[^<>\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))+)",  # parentheses balance, as in a link
+    re.MULTILINE,
+)
 # What follows `](`: spaces and at most one line break, the destination (`<…>`, or a run without spaces whose
 # parentheses balance, two levels deep), an optional title, and the closing parenthesis.
 _GAP = r"[ \t]*(?:\r?\n[ \t]*)?"
@@ -72,7 +76,11 @@ _LINK_TAIL = re.compile(
     + _GAP
     + r"\)"
 )
+# The usual case, matched first because the general pattern costs a few microseconds a link: a destination with no
+# space, parenthesis or `<`, closed at once. Where it matches, ``_LINK_TAIL`` gives the same destination.
+_SIMPLE_TAIL = re.compile(r"(?:[^\s()<][^\s()]*)?\)")
 _MAX_LINK_TEXT = 4096  # how far back a `](` looks for its `[`: bounded, so `]]]](` runs stay linear
+_MARKDOWN_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")  # CR LF, CR and LF end a line; nothing else does
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PLACEHOLDER_SEGMENT = re.compile(r"(?:\$\{[^/{}]+\}|\{\{[^/{}]+\}\}|\{[^/{}]+\})/")
 _PLACEHOLDER = re.compile(r"\$|\{[^/{}]*\}")
@@ -124,12 +132,35 @@ def _body_destinations(document: SkillDocument) -> list[tuple[int, str, bool]]:
         return []
     body_offset = document.lines.line_start(start_line)
     body = document.text[body_offset:]
-    if "](" not in body and "]:" not in body:
+    if not _may_hold_links(body):
         return []
     found = _written_destinations(body)
     if body_offset:
         found = [(body_offset + offset, written, is_image) for offset, written, is_image in found]
     return found
+
+
+def _may_hold_links(text: str) -> bool:
+    """Whether ``text`` has a ``](`` or a ``]:``, found by looking at each ``]`` (see ``_find``)."""
+    close = text.find("]")
+    while close != -1:
+        if text[close + 1 : close + 2] in ("(", ":"):
+            return True
+        close = text.find("]", close + 1)
+    return False
+
+
+def _find(text: str, needle: str, start: int = 0) -> int:
+    """``text.find(needle, start)`` for a needle whose first character is rare in prose (``]``, a backtick,
+    ``~``, a line break). CPython finds one character with ``memchr`` but runs a character-by-character loop for
+    a longer needle, about four times slower on a SKILL.md body; and a body is searched several times."""
+    first = needle[0]
+    index = text.find(first, start)
+    while index != -1:
+        if text.startswith(needle, index):
+            return index
+        index = text.find(first, index + 1)
+    return -1
 
 
 def _written_destinations(body: str) -> list[tuple[int, str, bool]]:
@@ -141,32 +172,47 @@ def _written_destinations(body: str) -> list[tuple[int, str, bool]]:
         ]
     else:
         regions = _plain_regions(body) if FAST_PATH else None
-    if regions is not None:
-        for start, masked in regions:
-            found.extend(_masked_destinations(body, start, masked))
-            if "]:" in masked:
-                found.extend(_definitions(body, start, start + len(masked)))
-        return sorted(found)
+    try:
+        if regions is not None:
+            labels: set[str] = set()
+            for start, masked in regions:
+                found.extend(_masked_destinations(body, start, masked, single_line=len(body) <= BLOCK_PARSE_LIMIT))
+                if _find(masked, "]:") != -1:
+                    found.extend(_definitions(body, start, start + len(masked), labels))
+            return sorted(found)
+    except _LinkAcrossLines:
+        found = []
     lines = _line_starts(body)
     env: dict[str, object] = {}
     tokens = _block_parser().parse(body, env)
     for token in tokens:
         if token.type == "inline" and token.map is not None:
-            found.extend(_destinations(body, _at(lines, token.map[0]), _at(lines, token.map[1])))
+            found.extend(_destinations(body, _at(lines, token.map[0], body), _at(lines, token.map[1], body)))
     references = env.get("references")
     if isinstance(references, dict):
         for definition in references.values():
             where = definition.get("map") if isinstance(definition, dict) else None
             if where:
-                found.extend(_definitions(body, _at(lines, where[0]), _at(lines, where[1])))
+                found.extend(_definitions(body, _at(lines, where[0], body), _at(lines, where[1], body)))
     return sorted(set(found))
 
 
 FAST_PATH = True
 """Scan plainly structured bodies without the block parse (a test compares both on every corpus case)."""
 _HTML_START = re.compile(r"<[A-Za-z!/?]")
-_QUOTED_FENCE = re.compile(r"^[ \t]*>.*(?:```|~~~)", re.MULTILINE)
-_CODE_INDENT = re.compile(r"(?:\A|\n)(?:[ \t]*\r?\n)*(?: {4}| {0,3}\t)[ \t]*\S")  # indented after a blank line
+# A fence marker after something else on its line: in a list item or a quote it may open a fenced block.
+_FENCE_INSIDE_A_LINE = re.compile(r"^(?! {0,3}(?:```|~~~)).*?(?:```|~~~)", re.MULTILINE)
+# A quote or a list item whose text may start indented as code (after `>` and two spaces, or a list marker and five).
+_CONTAINER_INDENT = re.compile(
+    r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*"
+    r"(?:>(?:  |[ ]?\t)|(?:[-*+]|[0-9]{1,9}[.)])(?: {5}| {0,4}\t))",
+    re.MULTILINE,
+)
+# A line indented as code (four spaces or a tab before its text), at the start or after a line break: two
+# patterns, because one that starts with `(?:\A|\n)` is tried at every offset while `\n…` is searched for fast.
+_CODE_INDENT_AT_START = re.compile(r"(?: {4}| {0,3}\t)[ \t]*\S")
+_CODE_INDENT_AFTER_BREAK = re.compile(r"\n(?: {4}| {0,3}\t)[ \t]*\S")
+_TITLE_ON_NEXT_LINE = re.compile(r"\]:[^\r\n]*\r?\n[ \t]*[\"'(]")  # a definition's title may continue there
 _DEFINITION_IN_PARAGRAPH = re.compile(r"[^\r\n]*\S[^\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
 
 
@@ -174,22 +220,52 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
     """The stretches of ``body`` outside fenced code, each as (offset, masked text), when fences are the only block
     structure that can hide a link here: then scanning them finds exactly what the CommonMark block parse finds, at
     a fraction of its cost (most SKILL.md bodies: headings, paragraphs, lists and fenced examples). None when
-    anything else may (HTML or a comment outside code, a line indented as code after a blank line, a
-    definition-like line inside a paragraph, a fence inside a block quote): that body takes the parse. Each region
-    is masked once, here, for both the decision and the scan."""
-    fenced = "```" in body or "~~~" in body
-    if fenced and ">" in body and _QUOTED_FENCE.search(body):
+    anything else may: HTML or a comment outside code, a line indented as code, a quote or list item whose text
+    may be indented code, a fence marker after something else on its line, a definition-like line inside a
+    paragraph or one with more on its line, a code span across lines. That body takes the parse (as does one
+    where ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
+    decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes."""
+    fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
+    if fenced and _FENCE_INSIDE_A_LINE.search(body):
         return None
-    may_indent = "\t" in body or "    " in body
+    # What _CONTAINER_INDENT needs, found first without it (it tries every line of every body otherwise).
+    if ("\t" in body or _find(body, ">  ") != -1 or "     " in body) and _CONTAINER_INDENT.search(body):
+        return None
+    # Code indentation starts a line (after a line break or at the start): four spaces there, or a tab.
+    may_indent = "\t" in body or body.startswith("    ") or "\n    " in body
     regions: list[tuple[int, str]] = []
     for start, end in _unfenced_regions(body, fenced):
-        region = _masked(body[start:end])
-        if ("<" in region and _HTML_START.search(region)) or (may_indent and _CODE_INDENT.search(region)):
+        region, crosses = _masked_text(body[start:end], comments=False)
+        if crosses:
             return None
-        if "]:" in region and _DEFINITION_IN_PARAGRAPH.search(region):
+        if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(region)):
+            return None
+        if _find(region, "]:") != -1 and (
+            _DEFINITION_IN_PARAGRAPH.search(region)
+            or _TITLE_ON_NEXT_LINE.search(region)
+            or not _definitions_stand_alone(region)
+        ):
             return None
         regions.append((start, region))
     return regions
+
+
+def _definitions_stand_alone(region: str) -> bool:
+    """Whether each link definition of ``region`` is alone on its line(s) and holds no link of its own, as the
+    fast scan assumes (text after the destination makes it a paragraph instead, and the parse knows which)."""
+    for match in _DEFINITION.finditer(region):
+        if region[match.start() : match.end()].lstrip(" \t>").startswith("[^"):
+            continue  # a footnote definition: its text is a paragraph
+        line_end = region.find("\n", match.end())
+        rest = region[match.end() : line_end if line_end != -1 else len(region)]
+        if rest.strip() or _find(match.group(0), "](") != -1:
+            return False
+    return True
+
+
+def _has_code_indent(region: str) -> bool:
+    """Whether a line of ``region`` is indented as code (a blank line before it or not: the parse decides)."""
+    return _CODE_INDENT_AT_START.match(region) is not None or _CODE_INDENT_AFTER_BREAK.search(region) is not None
 
 
 def _plainly_structured(body: str) -> bool:
@@ -204,29 +280,32 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _at(starts: list[int], line: int) -> int:
-    return starts[line] if line < len(starts) else starts[-1] if starts else 0
+def _at(starts: list[int], line: int, text: str) -> int:
+    """The offset where ``line`` starts; the end of ``text`` for the line after the last (a block that ends the
+    text: its last line may have no line break)."""
+    return starts[line] if line < len(starts) else len(text)
 
 
 def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[int, int]]:
     """The stretches outside fenced code blocks (``fenced``: whether the body holds a fence marker, if known)."""
-    if not (("```" in body or "~~~" in body) if fenced is None else fenced):
+    if not ((_find(body, "```") != -1 or _find(body, "~~~") != -1) if fenced is None else fenced):
         yield 0, len(body)
         return
     fence: str | None = None
     region_start = 0
-    offset = 0
-    for line in body.splitlines(keepends=True):
+    for found in _MARKDOWN_LINE.finditer(body):
+        line = found.group()
         match = _FENCE_LINE.match(line) if line[:4].lstrip()[:1] in ("`", "~") else None
         if match:
-            marker = match.group(1)
+            marker, rest = match.group(1), line[match.end() :]
             if fence is None:
-                yield region_start, offset
+                if marker[0] == "`" and "`" in rest:
+                    continue  # a backtick fence's info string holds no backtick: this line is text
+                yield region_start, found.start()
                 fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-                region_start = offset + len(line)
-        offset += len(line)
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip(" \t\r\n"):
+                fence = None  # a closing fence is followed by nothing but spaces
+                region_start = found.end()
     if fence is None:
         yield region_start, len(body)
 
@@ -235,10 +314,16 @@ def _masked(text: str) -> str:
     """``text`` with what cannot hold a link destination blanked out, every offset kept: backslash-escaped
     brackets, parentheses and backticks, code spans and inline HTML comments. Linear in the text, whatever it
     holds: a run of backticks is paired with the next run of the same length, as CommonMark pairs them."""
+    return _masked_text(text, comments=True)[0]
+
+
+def _masked_text(text: str, *, comments: bool) -> tuple[str, bool]:
+    """``_masked``, with comments left as they are unless ``comments``; and whether a code span crossed a line
+    break (the fast scan leaves those to the parse: a block boundary may end them)."""
     if "\\" in text:
         text = _ESCAPED.sub("  ", text)
     if "`" not in text:
-        return _blank(text, _comments(text)) if "<!--" in text else text
+        return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), False
     runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
     by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
@@ -259,8 +344,9 @@ def _masked(text: str) -> str:
         closer = same[position]
         spans.append((start, runs[closer][1]))
         index = closer + 1
+    crosses = any("\n" in text[start:end] or "\r" in text[start:end] for start, end in spans)
     text = _blank(text, spans)
-    return _blank(text, _comments(text)) if "<!--" in text else text
+    return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
 
 
 def _comments(text: str) -> list[tuple[int, int]]:
@@ -293,28 +379,35 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 def _destinations(body: str, start: int, end: int) -> Iterator[tuple[int, str, bool]]:
     """Inline links and images ``[text](destination "title")`` between ``start`` and ``end`` of ``body``."""
     source = body[start:end]
-    if "](" not in source:
+    if _find(source, "](") == -1:
         return
     yield from _masked_destinations(body, start, _masked(source))
 
 
-def _masked_destinations(body: str, start: int, masked: str) -> Iterator[tuple[int, str, bool]]:
-    """``_destinations`` of the stretch of ``body`` at ``start`` whose masked text (``_masked``) is ``masked``."""
-    if "](" not in masked:
+class _LinkAcrossLines(Exception):
+    """The fast scan met a link that spans a line break: only the block parse knows whether a block boundary
+    (a heading, a list item, a blank line) cuts it, so the body is parsed instead."""
+
+
+def _masked_destinations(
+    body: str, start: int, masked: str, *, single_line: bool = False
+) -> Iterator[tuple[int, str, bool]]:
+    """``_destinations`` of the stretch of ``body`` at ``start`` whose masked text (``_masked``) is ``masked``.
+    ``single_line``: raise ``_LinkAcrossLines`` for a link, from ``[`` to ``)``, that is not on one line."""
+    close = _find(masked, "](")
+    if close == -1:
         return
     source = body[start : start + len(masked)]
-    search = 0
-    while (close := masked.find("](", search)) != -1:
-        search = close + 2
+    while close != -1:
         opener = _opening_bracket(masked, close)
-        if opener is None:
-            continue
-        parsed = _destination_after(masked, close + 2)
-        if parsed is None:
-            continue
-        dest_start, dest_end = parsed
-        is_image = opener > 0 and masked[opener - 1] == "!"
-        yield start + dest_start, source[dest_start:dest_end], is_image
+        parsed = _destination_after(masked, close + 2) if opener is not None else None
+        if opener is not None and parsed is not None:
+            dest_start, dest_end, link_end = parsed
+            if single_line and ("\n" in masked[opener:link_end] or "\r" in masked[opener:link_end]):
+                raise _LinkAcrossLines
+            is_image = opener > 0 and masked[opener - 1] == "!"
+            yield start + dest_start, source[dest_start:dest_end], is_image
+        close = _find(masked, "](", close + 2)
 
 
 def _opening_bracket(masked: str, close: int) -> int | None:
@@ -337,23 +430,35 @@ def _opening_bracket(masked: str, close: int) -> int | None:
     return None
 
 
-def _destination_after(masked: str, index: int) -> tuple[int, int] | None:
-    """The span of the destination that starts after ``](`` at ``index``, if a whole ``(dest "title")`` follows."""
+def _destination_after(masked: str, index: int) -> tuple[int, int, int] | None:
+    """The span of the destination that starts after ``](`` at ``index``, and the end of the link, if a whole
+    ``(dest "title")`` follows."""
+    simple = _SIMPLE_TAIL.match(masked, index)
+    if simple is not None:
+        return index, simple.end() - 1, simple.end()
     match = _LINK_TAIL.match(masked, index)
     if match is None:
         return None
-    return match.span("destination")
+    return (*match.span("destination"), match.end())
 
 
-def _definitions(body: str, start: int, end: int) -> Iterator[tuple[int, str, bool]]:
-    """The destination of each link reference definition ``[label]: destination`` between the offsets."""
+def _definitions(body: str, start: int, end: int, seen: set[str] | None = None) -> Iterator[tuple[int, str, bool]]:
+    """The destination of each link reference definition ``[label]: destination`` between the offsets.
+    ``seen``: the labels defined before, normalised; a label's first definition is the one links use, and the
+    only one the block parse keeps."""
     source = body[start:end]
     if "]:" not in source:
         return
     for match in _DEFINITION.finditer(source):
         label_end = source.find("]:", match.start())
-        if source[match.start() : label_end].lstrip(" \t>").startswith("[^"):
+        label = source[match.start() : label_end].lstrip(" \t>")
+        if label.startswith("[^"):
             continue  # a footnote definition, not a link definition
+        if seen is not None:
+            normalised = " ".join(label[1:].split()).lower().upper()
+            if normalised in seen:
+                continue
+            seen.add(normalised)
         yield start + match.start(1), match.group(1), False
 
 
@@ -383,12 +488,12 @@ def check_links(document: SkillDocument, findings: Findings) -> None:
     directory = str(document.path.parent)
     exists: dict[str, bool] = {}
     reported = 0
+    lines = document.lines
     for index, (start, written, is_image) in enumerate(destinations):
-        where = Range(document.lines.position(start), document.lines.position(start + len(written)))
         if reported == MAX_REPORTED:
             findings.add(
                 BROKEN_LINK.code,
-                where,
+                lines.range(start, start + len(written)),
                 f"{MAX_REPORTED} broken links are reported above; this link and the "
                 f"{len(destinations) - index - 1:,} after it were not checked. Fix those first.",
             )
@@ -398,7 +503,7 @@ def check_links(document: SkillDocument, findings: Findings) -> None:
             continue
         message = _problem(target, "Image" if is_image else "Link", resolved, directory, exists)
         if message is not None:
-            findings.add(BROKEN_LINK.code, where, message)
+            findings.add(BROKEN_LINK.code, lines.range(start, start + len(written)), message)
             reported += 1
 
 

@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies
 
 CHECK = [sys.executable, "-m", "clarvis_lsp", "--check", "--no-user", "--format", "json"]
 
@@ -156,3 +158,65 @@ def test_the_fast_scan_finds_what_the_block_parse_finds(name: str, monkeypatch: 
         parsed = list(skill_links._written_destinations(text))
         monkeypatch.setattr(skill_links, "FAST_PATH", True)
         assert fast == parsed, (skill_links._plainly_structured(text), text)
+
+
+# Pieces of Markdown that decide where a link can be: the fast scan and the block parse must agree on any mix.
+_FRAGMENTS = (
+    "[a](b.md)",
+    "![i](p.png)",
+    "[t](<c d.md>)",
+    "[p](a(1).md)",
+    '[q](e.md "title")',
+    "](",
+    "]:",
+    "[x]: y.md\n",
+    "[^1]: note\n",
+    "[",
+    "]",
+    "(",
+    ")",
+    "\\]",
+    "`",
+    "``",
+    "```",
+    "~~~",
+    "<!--",
+    "-->",
+    "<div>",
+    "<c.md>",
+    "    ",
+    "\t",
+    " ",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "> ",
+    "- ",
+    "word",
+    "#",
+)
+
+
+@hypothesis.settings(max_examples=400, deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
+@hypothesis.given(strategies.lists(strategies.sampled_from(_FRAGMENTS), max_size=40).map("".join))
+def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
+    from clarvis_lsp.rules import skill_links
+
+    fast = list(skill_links._written_destinations(body))
+    try:
+        skill_links.FAST_PATH = False
+        parsed = list(skill_links._written_destinations(body))
+    finally:
+        skill_links.FAST_PATH = True
+    assert fast == parsed
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(strategies.text(alphabet="ab .()<>\"' \t\n\r\\", max_size=24))
+def test_the_simple_destination_pattern_agrees_with_the_full_one(tail: str) -> None:
+    from clarvis_lsp.rules import skill_links
+
+    simple = skill_links._SIMPLE_TAIL.match(tail)
+    if simple is not None:
+        full = skill_links._LINK_TAIL.match(tail)
+        assert full is not None and full.span("destination") == (0, simple.end() - 1)
