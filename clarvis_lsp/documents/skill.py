@@ -166,12 +166,22 @@ class SkillDocument:
     not_a_mapping: Range | None = None  # the frontmatter parsed, but is a list or scalar
     flow_mapping: bool = False  # the frontmatter is one flow mapping (``{name: x, description: y}``), not lines
     entries: list[FrontmatterEntry] = field(default_factory=list)  # all, duplicates included, in order
+    _body_offset: int | None = field(default=None, repr=False, compare=False)  # see body_offset
 
     @property
     def body_start_line(self) -> int:
         if self.close_line is not None:
             return self.close_line + 1
         return 0 if not self.has_frontmatter else self.lines.line_count
+
+    @property
+    def body_offset(self) -> int:
+        """Where the body starts in ``text`` (its length when the file ends before a body). Known from the parse
+        for most files, so that a clean file's check never builds the line index."""
+        if self._body_offset is None:
+            line = self.body_start_line
+            self._body_offset = len(self.text) if line >= self.lines.line_count else self.lines.line_start(line)
+        return self._body_offset
 
     @property
     def frontmatter_ok(self) -> bool:
@@ -227,20 +237,30 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
     """Parse the text of a SKILL.md (BOM already stripped). Never raises."""
     lines = LineIndex(text)
     document = SkillDocument(path=path, text=text, lines=lines)
+    if "\r" not in text and "\x85" not in text:  # plain "\n" line ends: string searches, no line index
+        first_end = text.find("\n")
+        if not _FENCE.match(text if first_end == -1 else text[:first_end]):
+            document._body_offset = 0
+            return document
+        document.has_frontmatter = True
+        closing = _CLOSING_FENCE.search(text, first_end) if first_end != -1 else None
+        if closing is None:
+            return document
+        fence_start = closing.start() + 1
+        document.close_line = text.count("\n", 0, fence_start)
+        document.frontmatter_closed = True
+        body_break = text.find("\n", fence_start)
+        document._body_offset = len(text) if body_break == -1 else body_break + 1
+        _compose_frontmatter(document, text[first_end + 1 : fence_start], first_line=1)
+        return document
     if not _FENCE.match(lines.line_text(0)):
         return document
     document.has_frontmatter = True
-    if "\r" not in text and "\x85" not in text:  # plain "\n" line ends: one regex search finds the fence
-        closing = _CLOSING_FENCE.search(text, lines.line_end(0))
-        if closing is not None:
-            document.close_line = lines.position(closing.start() + 1).line
+    for line in range(1, lines.line_count):  # CR or U+0085 line ends: the line index splits as the editor does
+        if _FENCE.match(lines.line_text(line)):
+            document.close_line = line
             document.frontmatter_closed = True
-    else:
-        for line in range(1, lines.line_count):
-            if _FENCE.match(lines.line_text(line)):
-                document.close_line = line
-                document.frontmatter_closed = True
-                break
+            break
     if document.close_line is None:
         return document
     start = lines.line_start(1)

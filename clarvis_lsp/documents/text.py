@@ -48,18 +48,28 @@ def strip_bom(text: str) -> str:
 
 
 class LineIndex:
-    """Maps code-point offsets in a string to 0-based (line, column) positions and back."""
+    """Maps code-point offsets in a string to 0-based (line, column) positions and back.
+
+    The line starts are found on first use: a clean file's check asks for no position at all, and on a large
+    tree building them for every file was a measurable part of a check."""
 
     __slots__ = ("_starts", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
-        if "\r" in text:
-            starts = [0]
-            starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
-        else:  # the common case: splitting on "\n" in C is several times faster than a regex scan
-            starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
-        self._starts = starts
+        self._starts: list[int] | None = None
+
+    def _line_starts(self) -> list[int]:
+        starts = self._starts
+        if starts is None:
+            text = self._text
+            if "\r" in text:
+                starts = [0]
+                starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+            else:  # the common case: splitting on "\n" in C is several times faster than a regex scan
+                starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
+            self._starts = starts
+        return starts
 
     @property
     def text(self) -> str:
@@ -67,17 +77,19 @@ class LineIndex:
 
     @property
     def line_count(self) -> int:
-        return len(self._starts)
+        return len(self._line_starts())
 
     def line_start(self, line: int) -> int:
-        return self._starts[min(max(line, 0), len(self._starts) - 1)]
+        starts = self._line_starts()
+        return starts[min(max(line, 0), len(starts) - 1)]
 
     def line_end(self, line: int) -> int:
         """Offset of the end of ``line``'s content, before its line break."""
-        line = min(max(line, 0), len(self._starts) - 1)
-        if line + 1 < len(self._starts):
-            end = self._starts[line + 1]
-            while end > self._starts[line] and self._text[end - 1] in "\r\n":
+        starts = self._line_starts()
+        line = min(max(line, 0), len(starts) - 1)
+        if line + 1 < len(starts):
+            end = starts[line + 1]
+            while end > starts[line] and self._text[end - 1] in "\r\n":
                 end -= 1
             return end
         return len(self._text)
@@ -86,14 +98,16 @@ class LineIndex:
         return self._text[self.line_start(line) : self.line_end(line)]
 
     def position(self, offset: int) -> Position:
+        starts = self._line_starts()
         offset = min(max(offset, 0), len(self._text))
-        line = bisect.bisect_right(self._starts, offset) - 1
-        return Position(line, offset - self._starts[line])
+        line = bisect.bisect_right(starts, offset) - 1
+        return Position(line, offset - starts[line])
 
     def offset(self, position: Position) -> int:
-        if position.line >= len(self._starts):
+        starts = self._line_starts()
+        if position.line >= len(starts):
             return len(self._text)
-        start = self._starts[max(position.line, 0)]
+        start = starts[max(position.line, 0)]
         return min(start + max(position.character, 0), self.line_end(position.line))
 
     def range(self, start: int, end: int) -> Range:

@@ -127,10 +127,7 @@ def body_links(document: SkillDocument) -> Iterator[BodyLink]:
 
 def _body_destinations(document: SkillDocument) -> list[tuple[int, str, bool]]:
     """(offset in the file, destination as written, is an image) for each link of the body, in order."""
-    start_line = document.body_start_line
-    if start_line >= document.lines.line_count:
-        return []
-    body_offset = document.lines.line_start(start_line)
+    body_offset = document.body_offset
     body = document.text[body_offset:]
     if not _may_hold_links(body):
         return []
