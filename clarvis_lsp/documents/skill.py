@@ -233,11 +233,15 @@ class SkillDocument:
         return self.lines.line_range(0)
 
 
+SPLIT_FAST_PATH = True
+"""Split a SKILL.md with only ``\n`` line breaks by string searches (a test compares it with the line index)."""
+
+
 def parse_skill(path: Path, text: str) -> SkillDocument:
     """Parse the text of a SKILL.md (BOM already stripped). Never raises."""
     lines = LineIndex(text)
     document = SkillDocument(path=path, text=text, lines=lines)
-    if "\r" not in text and "\x85" not in text:  # plain "\n" line ends: string searches, no line index
+    if SPLIT_FAST_PATH and "\r" not in text and "\x85" not in text:  # "\n" line ends: no line index needed
         first_end = text.find("\n")
         if not _FENCE.match(text if first_end == -1 else text[:first_end]):
             document._body_offset = 0

@@ -3,8 +3,9 @@
 A generated corpus with what the optimisations touch — four roots with shadowed and within-root duplicate names,
 malformed skills, links that resolve and links that do not, resources with a symlink cycle and a dangling link,
 a nested workspace, settings and a plugin — is checked with each optimisation on, and again with it switched off:
-the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``) and the
-collector paused during the scan (``bulk_allocation``). The reports must be equal, finding for finding.
+the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``), the
+collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
+split by string searches (``SPLIT_FAST_PATH``). The reports must be equal, finding for finding.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.discovery import fs, walk
+from clarvis_lsp.documents import skill as skill_document
+from clarvis_lsp.documents import text
 from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.rules import skill_links
 
@@ -87,6 +90,20 @@ def _without_fast_scan(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _eager_line_index(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    built = text.LineIndex.__init__
+
+    def eager(self: text.LineIndex, source: str) -> None:
+        built(self, source)
+        self.line_count  # noqa: B018 - the property builds the line starts at once, as before the optimisation
+
+    with monkeypatch.context() as patch:
+        patch.setattr(text.LineIndex, "__init__", eager)
+        patch.setattr(skill_document, "SPLIT_FAST_PATH", False)
+        yield
+
+
+@contextlib.contextmanager
 def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield  # the plain run is not wrapped in a paused collector at all
 
@@ -95,6 +112,7 @@ SWITCHES = {
     "shared listings": _without_shared_listings,
     "fast link scan": _without_fast_scan,
     "collector paused": _collector_running,
+    "line index on first use": _eager_line_index,
 }
 
 
@@ -116,3 +134,41 @@ def test_findings_are_identical_without_the_optimisation(
         "settings/unknown-field",
     }
     assert plain == optimised
+
+
+SPLIT_CASES = (
+    "",
+    "---",
+    "---\n",
+    "no frontmatter\n[a](b.md)\n",
+    "---\nname: x\n---",
+    "---\nname: x\n---\n",
+    "---  \nname: x\n---\t\nbody [a](b.md)\n",
+    "---\nname: [\n---\n",
+    "\n---\nname: x\n---\n",
+    "---\na: b\n----\n---\nbody\n",
+    "---\nname: x\ndescription: d\n",
+    "---\n---\n",
+    "---\nname: x\n...\n---\n\n\n[c](d.md)",
+    "---\nkey: 'unclosed\n---\n",
+)
+
+
+@pytest.mark.parametrize("source", SPLIT_CASES)
+def test_the_split_by_string_search_matches_the_line_index(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    def shape(document: skill_document.SkillDocument) -> tuple[object, ...]:
+        return (
+            document.has_frontmatter,
+            document.frontmatter_closed,
+            document.close_line,
+            document.body_start_line,
+            document.body_offset,
+            document.yaml_problem,
+            document.frontmatter_range,
+            [(entry.key, entry.key_range, entry.value_range, entry.value) for entry in document.entries],
+        )
+
+    path = Path("/ws/.clarvis/skills/x/SKILL.md")
+    fast = shape(skill_document.parse_skill(path, source))
+    monkeypatch.setattr(skill_document, "SPLIT_FAST_PATH", False)
+    assert shape(skill_document.parse_skill(path, source)) == fast
