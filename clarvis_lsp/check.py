@@ -18,7 +18,7 @@ from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, mar
 from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.parallel import map_in_processes, process_count
+from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, map_in_processes, process_count
 from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.rules.internal import RULE_FAILED
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
@@ -131,7 +131,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
     diagnostics: list[Diagnostic] = []
     for engine in engines.values():
         wanted = sorted(path for path, owner in files.items() if owner is engine)
-        processes = process_count(len(wanted), request.jobs)
+        processes = process_count(_files_to_parse(engine, wanted, request.jobs), request.jobs)
         if processes > 1:
             engine.cross_by_path()  # computed once, before the fork, rather than once in every process
         for findings_of_file in map_in_processes(partial(file_findings, engine), wanted, processes).values():
@@ -152,6 +152,17 @@ def check_paths(request: CheckRequest) -> CheckReport:
     diagnostics = [display.diagnostic(diagnostic) for diagnostic in diagnostics]
     result = CheckResult(files_checked=len(files), diagnostics=diagnostics, display_path=display.path)
     return CheckReport(result, loads, list(engines.values()))
+
+
+def _files_to_parse(engine: WorkspaceEngine, wanted: list[Path], jobs: int | None) -> int:
+    """How many of ``wanted`` the check must read and parse itself, which is the work worth spreading over
+    processes: a SKILL.md that discovery loaded already costs only its rules, and forking a process that holds
+    every discovered document costs more than those save (measured: benchmarks/README.md). With ``--jobs``
+    chosen, every file counts."""
+    if jobs is not None or len(wanted) < 2 * MIN_FILES_PER_PROCESS:
+        return len(wanted)
+    registry = engine.discovered.registry
+    return sum(1 for path in wanted if registry.by_path(path) is None)
 
 
 def file_findings(

@@ -20,7 +20,7 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 # Below this many files per process a fork costs more than it saves (measured: benchmarks/README.md).
-MIN_FILES_PER_PROCESS = 600
+MIN_FILES_PER_PROCESS = 800
 
 
 def can_fork() -> bool:

@@ -323,4 +323,6 @@ def create_agent_skills(options: AgentSkillsOptions, *, overlay: Mapping[Path, s
 
 
 def _normalise(path: Path | str) -> str:
-    return os.path.normpath(os.path.abspath(os.fspath(path)))
+    text = os.fspath(path)
+    # abspath normalises already; an absolute path (every path the engine holds) needs no join with the cwd.
+    return os.path.normpath(text) if os.path.isabs(text) else os.path.abspath(text)

@@ -459,9 +459,10 @@ def _is_string(node: yaml.Node) -> bool:
 def _check_field_types(document: SkillDocument, findings: Findings) -> None:
     """Each known field against the type the schema gives it; ``name`` is ``skill/invalid-name``'s, and ``version``
     has a check of its own (an unquoted ``1.0`` is a float)."""
+    last = {entry.key: entry for entry in document.entries}  # the entry a loader keeps: the last of each key
     for field in facts.FIELD.values():
         key = field.name
-        entry = document.entry(key)
+        entry = last.get(key)
         if entry is None or key == "name":
             continue
         if key == "version":
