@@ -37,7 +37,7 @@ __all__ = [
 class SkillRegistry:
     """Every discovered skill across the configured roots, merged by precedence (the last root wins)."""
 
-    __slots__ = ("_by_skill_md", "_config", "_names", "_roots_by_path", "_scans", "_skipped", "_warnings")
+    __slots__ = ("_config", "_names", "_roots_by_path", "_scans", "_skipped", "_warnings")
 
     def __init__(self, config: SkillConfig, scans: Sequence[RootScan]) -> None:
         if len(scans) != len(config.roots):
@@ -48,7 +48,6 @@ class SkillRegistry:
         self._skipped: tuple[SkippedSkill, ...] | None = None
         self._warnings: tuple[DiscoveryWarning, ...] | None = None
         self._roots_by_path: dict[str, list[int]] | None = None
-        self._by_skill_md: dict[str, SkillInfo] | None = None
 
     @classmethod
     def from_scans(cls, config: SkillConfig, scans: Sequence[RootScan]) -> SkillRegistry:
@@ -120,15 +119,13 @@ class SkillRegistry:
     # --- lookups by path -------------------------------------------------------------------------------------
 
     def by_path(self, path: Path | str) -> SkillInfo | None:
-        """The loaded copy (winning or shadowed) whose SKILL.md is ``path``; None for skipped or unknown files.
-        One dictionary lookup: a check asks this for every SKILL.md it reports on."""
-        if self._by_skill_md is None:
-            index: dict[str, SkillInfo] = {}
-            for scan in reversed(self._scans):  # a root configured twice: the later one answers, as it wins
-                for skill in scan.loaded():
-                    index.setdefault(str(skill.path), skill)
-            self._by_skill_md = index
-        return self._by_skill_md.get(_normalise(path))
+        """The loaded copy (winning or shadowed) whose SKILL.md is ``path``; None for skipped or unknown files."""
+        for scan, dir_name, skill_md in self._locate(path):
+            entry = scan.dir_scan(dir_name)
+            skill = entry.skill if entry is not None else None
+            if skill is not None and str(skill.path) == skill_md and scan.is_kept(skill):
+                return skill
+        return None
 
     def declaring(self, name: str) -> list[tuple[int, tuple[SkillInfo, ...]]]:
         """Per root (ascending), every copy of ``name`` it read: the kept one first, then within-root duplicates."""
