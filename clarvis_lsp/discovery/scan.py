@@ -470,7 +470,7 @@ def read_skill_dir(
         scope=root.scope,
         source=root.source,
         document=document,
-        resources=resources,
+        resource_paths=resources,
     )
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
 
@@ -505,7 +505,7 @@ def _collect_resources(
     warnings: list[DiscoveryWarning],
     root_index: int,
     listings: Listings | None = None,
-) -> tuple[Path, ...]:
+) -> tuple[str, ...]:
     """Files under the conventional resource directories, walked depth-first with an explicit stack.
 
     A directory is a cycle only when it is one of its own ancestors on the current path (compared by
@@ -546,7 +546,7 @@ def _collect_resources(
         below = (*above, entry.path)
         below_link = linked or _is_symlink(entry)
         stack.extend((child, below, False, below_link) for child in reversed(listed))
-    return tuple(Path(file) for file in files)
+    return tuple(files)
 
 
 def _resource_kind(

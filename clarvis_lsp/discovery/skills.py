@@ -60,7 +60,13 @@ class SkillInfo:
     scope: SkillScope
     source: str
     document: SkillDocument = field(compare=False, repr=False)
-    resources: tuple[Path, ...] = field(default=(), compare=False, repr=False)
+    resource_paths: tuple[str, ...] = field(default=(), compare=False, repr=False)  # see ``resources``
+
+    @cached_property
+    def resources(self) -> tuple[Path, ...]:
+        """The files under the conventional resource directories, in sorted order (``Path`` objects made on
+        first use: discovery lists every skill's resources, and nothing on the check path reads them)."""
+        return tuple(Path(path) for path in self.resource_paths)
 
     @cached_property
     def frontmatter(self) -> dict[str, Any]:
