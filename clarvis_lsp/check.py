@@ -40,7 +40,7 @@ class CheckRequest:
     workspace: Path | None = None
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    jobs: int | None = None  # processes for the per-file work; None: one per core on large trees
+    jobs: int | None = None  # processes for the per-file work; None: chosen by _files_to_parse and process_count
 
 
 @dataclass

@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=_positive,
         metavar="N",
-        help="processes that check files (default: one per core on large trees; 1 checks in this process)",
+        help="processes that check files (default: one per core when many files are not in a skill root; 1: this one)",
     )
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff, change nothing")
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _positive(text: str) -> int:
-    """``--jobs``: a whole number of processes, at least 1 (argparse turns the ValueError into exit status 2)."""
+    """``--jobs``: a whole number of processes, at least 1 (argparse reports the error and exits with status 2)."""
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r}")
     return int(text)
