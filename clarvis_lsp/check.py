@@ -17,6 +17,7 @@ from pathlib import Path
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
+from clarvis_lsp.knowledge.layout import SKILL_FILE
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, map_in_processes, process_count
 from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
@@ -71,6 +72,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
     read_configs: dict[Path, ConfigLoad] = {}
     # The nested-workspace search, each engine's file walk and its discovery list the same directories: once.
     listings = Listings()
+    walked: list[tuple[WorkspaceEngine, _Target]] = []  # each (workspace, target) pair, in the order of the walk
 
     def project_config(directory: Path) -> ConfigLoad:
         """Each directory's project file is read once, however many targets (pre-commit passes every file) ask."""
@@ -98,6 +100,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 select=request.select,
                 ignore=request.ignore,
                 listings=listings,
+                jobs=request.jobs,
             )
             engines[directory] = engine
         return engine
@@ -106,7 +109,8 @@ def check_paths(request: CheckRequest) -> CheckReport:
         if request.workspace is not None:
             workspace = Path(os.path.abspath(request.workspace))
             engine = engine_for(workspace, frozenset())
-            _collect(engine, target, files)
+            _collect_walked(engine, target, files)
+            walked.append((engine, target))
             continue
         ceiling = _ceiling(target.absolute, request.cwd)
         preset = request.overrides.get("preset") or project_config(ceiling).config.preset
@@ -126,7 +130,17 @@ def check_paths(request: CheckRequest) -> CheckReport:
         for directory in directories:
             below = frozenset(path for path in directories if path != directory and directory in path.parents)
             outer = top_excludes.below(_relative(directory, top)) if directory != top else None
-            _collect(engine_for(directory, below, outer, ceiling), target, files)
+            engine = engine_for(directory, below, outer, ceiling)
+            _collect_walked(engine, target, files)
+            walked.append((engine, target))
+    # Discovery runs once every target's files are known, so that a SKILL.md it reads in a worker process is
+    # checked there too (``check_ahead``), and then adds what only it finds.
+    for engine in engines.values():
+        engine.check_ahead = frozenset(
+            str(path) for path, owner in files.items() if owner is engine and path.name == SKILL_FILE
+        )
+    for engine, target in walked:
+        _collect_discovered(engine, target, files)
 
     diagnostics: list[Diagnostic] = []
     for engine in engines.values():
@@ -155,14 +169,15 @@ def check_paths(request: CheckRequest) -> CheckReport:
 
 
 def _files_to_parse(engine: WorkspaceEngine, wanted: list[Path], jobs: int | None) -> int:
-    """How many of ``wanted`` the check must read and parse itself, which is the work worth spreading over
-    processes: a SKILL.md that discovery loaded already costs only its rules, and forking a process that holds
-    every discovered document costs more than those save (measured: benchmarks/README.md). With ``--jobs``
-    chosen, every file counts."""
-    if jobs is not None or len(wanted) < 2 * MIN_FILES_PER_PROCESS:
-        return len(wanted)
+    """How many of ``wanted`` the check must still read and parse itself, which is the work worth spreading over
+    processes: a SKILL.md checked where discovery read it (``check_ahead``) is done, one that discovery loaded
+    otherwise costs only its rules, and forking a process that holds every discovered document costs more than
+    those save (measured: benchmarks/README.md). With ``--jobs`` chosen, every file not done yet counts."""
+    pending = [path for path in wanted if not engine.checked_ahead(path)]
+    if jobs is not None or len(pending) < 2 * MIN_FILES_PER_PROCESS:
+        return len(pending)
     registry = engine.discovered.registry
-    return sum(1 for path in wanted if registry.by_path(path) is None)
+    return sum(1 for path in pending if registry.by_path(path) is None)
 
 
 def file_findings(
@@ -242,7 +257,8 @@ def _ceiling(path: Path, cwd: Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def _collect(engine: WorkspaceEngine, target: _Target, files: dict[Path, WorkspaceEngine]) -> None:
+def _collect_walked(engine: WorkspaceEngine, target: _Target, files: dict[Path, WorkspaceEngine]) -> None:
+    """The recognised files of ``target`` that ``engine`` checks, as the tree walk finds them."""
     if target.absolute.is_file():
         if engine.kind_of(target.absolute) is not None:
             files.setdefault(target.absolute, engine)
@@ -250,8 +266,15 @@ def _collect(engine: WorkspaceEngine, target: _Target, files: dict[Path, Workspa
     under = target.absolute if engine.directory in (target.absolute, *target.absolute.parents) else None
     for path in engine.files(under=under):
         files.setdefault(path, engine)
-    # The tree walk never follows a symlinked directory, but discovery does (followSymlinks, the default): a skill
-    # directory of a root that is a symlink holds a SKILL.md Clarvis loads, so it is checked too.
+
+
+def _collect_discovered(engine: WorkspaceEngine, target: _Target, files: dict[Path, WorkspaceEngine]) -> None:
+    """The SKILL.md files of ``target`` that only discovery finds.
+
+    The tree walk never follows a symlinked directory, but discovery does (followSymlinks, the default): a skill
+    directory of a root that is a symlink holds a SKILL.md Clarvis loads, so it is checked too."""
+    if target.absolute.is_file():
+        return
     registry = engine.discovered.registry
     for path in [skill.path for skill in registry.all_skills()] + [skipped.path for skipped in registry.skipped]:
         if (

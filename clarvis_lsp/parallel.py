@@ -10,8 +10,10 @@ fails in any way, the parent computes that share itself: parallelism may save ti
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -62,11 +64,32 @@ def map_in_processes(
             children.append((-1, -1, share))
         else:
             children.append((*started, share))
-    merged = work(shares[0])
-    for pid, reader, share in children:
+    try:
+        merged = work(shares[0])
+    except BaseException:
+        _stop(children)  # the caller stops (an editor's scan the settings made obsolete): so do the children
+        raise
+    for position, (pid, reader, share) in enumerate(children):
         received: dict[Item, Result] | None = _collect_child(pid, reader) if pid > 0 else None
-        merged.update(received if received is not None else work(share))
+        try:
+            merged.update(received if received is not None else work(share))
+        except BaseException:
+            _stop(children[position + 1 :])
+            raise
     return {item: merged[item] for item in items}
+
+
+def _stop(children: Sequence[tuple[int, int, object]]) -> None:
+    """Kill and reap children whose results are no longer wanted, so none is left blocked on a full pipe."""
+    for pid, reader, _share in children:
+        if pid <= 0:
+            continue
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.close(reader)
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
 
 
 def _start_child(work: Callable[[Sequence[Item]], dict[Item, Result]], share: Sequence[Item]) -> tuple[int, int] | None:

@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from clarvis_lsp.discovery.errors import SkillError
 from clarvis_lsp.discovery.fs import entry_name, is_within, list_sorted, read_regular_file, reason
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.discovery.walk import Listings
-from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
+from clarvis_lsp.parallel import map_in_processes, process_count
 
 _RESOURCE_NAMES = frozenset(RESOURCE_DIRS)
 
@@ -181,7 +183,7 @@ class RootScan:
                 if kept is not skill:
                     warning = _duplicate_warning(skill, kept)
                     warnings.append(warning)
-                    skipped.append(SkippedSkill(skill.path, warning, skill, skill.document))
+                    skipped.append(SkippedSkill(skill.path, warning, skill))
         self._skipped = tuple(skipped)
         self._warnings = tuple(warnings)
 
@@ -269,6 +271,20 @@ directories and at the end of each root; an editor shows it while the first scan
 PROGRESS_EVERY = 500
 
 
+T = TypeVar("T")
+
+
+@dataclass
+class AlongsideWork(Generic[T]):
+    """Work a caller wants done on each skill directory where discovery reads it: in a worker process when the
+    scan is spread over processes, so the parse is used where it was made and never sent back (``--check`` runs a
+    SKILL.md's own rules this way). ``compute`` gets each directory's scan and returns something picklable, or
+    None for nothing to keep; ``results`` gathers what it returned, by the SKILL.md's path."""
+
+    compute: Callable[[DirScan], T | None]
+    results: dict[str, T] = field(default_factory=dict)
+
+
 def scan_root(
     root: SkillRoot,
     root_index: int,
@@ -276,12 +292,18 @@ def scan_root(
     overlay: Mapping[Path, str] | None = None,
     progress: ScanProgress | None = None,
     listings: Listings | None = None,
+    *,
+    jobs: int | None = 1,
+    alongside: AlongsideWork[T] | None = None,
 ) -> RootScan:
     """Scan ``<root>/*/SKILL.md`` in sorted directory order (``listings``: a check's shared directory listings).
 
     A missing root, an empty one and a root that is a file contribute nothing and are not errors. An unreadable
     root gives an ``unreadable`` warning. In strict mode the first malformed skill or within-root duplicate (in
     scan order) raises ``SkillError``.
+
+    ``jobs``: processes the directories may be read in (``parallel.process_count``: None for one a core when the
+    root is large enough); a strict scan is always read in one, since it stops at the first problem in order.
     """
     ov = normalise_overlay(overlay)
     root_warnings: list[DiscoveryWarning] = []
@@ -308,38 +330,97 @@ def scan_root(
         )
         return RootScan(root, root_index, {}, root_warnings)
 
+    processes = 1 if config.strict else process_count(len(entries), jobs)
+    by_name = {entry.name: entry for entry in entries}
+    parent = os.getpid()
+
+    def read_share(names: Sequence[str]) -> dict[str, tuple[DirScan | _SentSkill | None, T | None]]:
+        """Each directory's scan and what ``alongside`` made of it. In a worker process a scan travels back in the
+        compact form ``_sent`` gives it."""
+        in_child = os.getpid() != parent
+        share: dict[str, tuple[DirScan | _SentSkill | None, T | None]] = {}
+        seen: dict[str, SkillInfo] = {}
+        for done, name in enumerate(names):
+            if progress is not None and not in_child and done % PROGRESS_EVERY == 0:
+                progress(root_index, done * processes, len(entries))
+            result = _read_entry(root, root_index, config, by_name[name], ov, listings)
+            if config.strict and result is not None and result.skill is not None:  # one process: names in order
+                kept = seen.setdefault(result.skill.name, result.skill)
+                if kept is not result.skill:
+                    raise _duplicate_error(result.skill, kept)
+            extra = alongside.compute(result) if alongside is not None and result is not None else None
+            share[name] = (_sent(result) if in_child and result is not None else result, extra)
+        return share
+
     dirs: dict[str, DirScan] = {}
-    seen: dict[str, SkillInfo] = {}
-    for done, entry in enumerate(entries):
-        if progress is not None and done % PROGRESS_EVERY == 0:
-            progress(root_index, done, len(entries))
-        try:
-            is_link = entry.is_symlink()
-            is_dir = not is_link and entry.is_dir(follow_symlinks=False)
-        except OSError:  # pragma: no cover - DirEntry answers from d_type; only exotic filesystems stat here
+    for name, (received, extra) in map_in_processes(read_share, list(by_name), processes).items():
+        if received is None:
             continue
-        result = read_skill_dir(
-            root,
-            root_index,
-            config,
-            entry.name,
-            entry.path,
-            is_link=is_link,
-            is_dir=is_dir,
-            overlay=ov,
-            listings=listings,
-        )
-        if result is None:
-            continue
-        dirs[entry.name] = result
-        skill = result.skill
-        if skill is not None:
-            kept = seen.setdefault(skill.name, skill)
-            if kept is not skill and config.strict:
-                raise _duplicate_error(skill, kept)
+        result = dirs[name] = _received(received, root, root_index, by_name[name].path)
+        if alongside is not None and extra is not None and result.skill is not None:
+            alongside.results[str(result.skill.path)] = extra
     if progress is not None:
         progress(root_index, len(entries), len(entries))
     return RootScan(root, root_index, dirs, root_warnings)
+
+
+def _read_entry(
+    root: SkillRoot,
+    root_index: int,
+    config: SkillConfig,
+    entry: os.DirEntry[str],
+    overlay: Mapping[str, str],
+    listings: Listings | None,
+) -> DirScan | None:
+    try:
+        is_link = entry.is_symlink()
+        is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+    except OSError:  # pragma: no cover - DirEntry answers from d_type; only exotic filesystems stat here
+        return None
+    return read_skill_dir(
+        root,
+        root_index,
+        config,
+        entry.name,
+        entry.path,
+        is_link=is_link,
+        is_dir=is_dir,
+        overlay=overlay,
+        listings=listings,
+    )
+
+
+_SentSkill = tuple[str, str, str, tuple[str, ...]]
+"""A directory that holds just a skill, as a worker process sends it: name, description, SKILL.md's text and the
+resources. Plain strings unpickle many times faster than the records and paths they stand for, which the parent
+builds again (``_received``); the document is parsed only if the parent ever asks for it (``UnparsedSkill``)."""
+
+
+def _sent(scan: DirScan) -> DirScan | _SentSkill:
+    skill = scan.skill
+    if skill is None or scan.malformed is not None or scan.warnings:
+        return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
+    return (skill.name, skill.description, skill.document.text, skill.resource_paths)
+
+
+def _received(received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str) -> DirScan:
+    if isinstance(received, DirScan):
+        return received
+    name, description, text, resources = received
+    path = Path(os.path.join(dir_path, SKILL_FILE))
+    skill = _skill_info(root, root_index, path, name, description, UnparsedSkill(path, text), resources)
+    return DirScan(os.path.basename(dir_path), skill=skill)
+
+
+def portable(scan: DirScan) -> DirScan:
+    """``scan`` with its documents replaced by their text (``UnparsedSkill``), as it is sent between processes."""
+    skill = scan.skill
+    if skill is not None and isinstance(skill.parsed, SkillDocument):
+        skill = replace(skill, parsed=UnparsedSkill(skill.parsed.path, skill.parsed.text))
+    malformed = scan.malformed
+    if malformed is not None and isinstance(malformed.parsed, SkillDocument):
+        malformed = replace(malformed, parsed=UnparsedSkill(malformed.parsed.path, malformed.parsed.text))
+    return DirScan(scan.dir_name, skill, malformed, scan.warnings)
 
 
 def read_skill_dir(
@@ -460,7 +541,20 @@ def read_skill_dir(
         if resource_entries
         else ()
     )
-    skill = SkillInfo(
+    skill = _skill_info(root, root_index, path, name, description, document, resources)
+    return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
+
+
+def _skill_info(
+    root: SkillRoot,
+    root_index: int,
+    path: Path,
+    name: str,
+    description: str,
+    parsed: SkillDocument | UnparsedSkill,
+    resources: tuple[str, ...],
+) -> SkillInfo:
+    return SkillInfo(
         name=name,
         description=description,
         path=path,
@@ -469,10 +563,9 @@ def read_skill_dir(
         root_index=root_index,
         scope=root.scope,
         source=root.source,
-        document=document,
+        parsed=parsed,
         resource_paths=resources,
     )
-    return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
 
 
 def malformed_reason(document: SkillDocument) -> str | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from clarvis_lsp.discovery.skill_config import SkillRoot, SkillScope
-from clarvis_lsp.documents.skill import SkillDocument
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
 
 WarningKind = Literal["duplicate", "malformed", "symlink-ignored", "unreadable"]
 
@@ -59,8 +59,14 @@ class SkillInfo:
     root_index: int
     scope: SkillScope
     source: str
-    document: SkillDocument = field(compare=False, repr=False)
+    parsed: SkillDocument | UnparsedSkill = field(compare=False, repr=False)  # see ``document``
     resource_paths: tuple[str, ...] = field(default=(), compare=False, repr=False)  # see ``resources``
+
+    @property
+    def document(self) -> SkillDocument:
+        """The position-keeping parse of SKILL.md. A copy read in a worker process arrives as its text and is
+        parsed here on first use (``UnparsedSkill``)."""
+        return _parsed(self)
 
     @cached_property
     def resources(self) -> tuple[Path, ...]:
@@ -89,4 +95,23 @@ class SkippedSkill:
     path: Path
     warning: DiscoveryWarning
     skill: SkillInfo | None = None
-    document: SkillDocument | None = field(default=None, compare=False, repr=False)
+    parsed: SkillDocument | UnparsedSkill | None = field(default=None, compare=False, repr=False)  # see ``document``
+
+    @property
+    def document(self) -> SkillDocument | None:
+        """Whatever could be parsed of the SKILL.md (None if nothing could), parsed on first use when the file was
+        read in a worker process (``UnparsedSkill``)."""
+        if self.parsed is None:  # a within-root duplicate shares its skill's parse
+            return self.skill.document if self.skill is not None else None
+        return _parsed(self)
+
+
+def _parsed(record: SkillInfo | SkippedSkill) -> SkillDocument:
+    """``record.parsed``, parsing an ``UnparsedSkill`` once and keeping the result in the frozen record (two threads
+    asking at once both parse the same text; either result is kept)."""
+    parsed = record.parsed
+    if isinstance(parsed, UnparsedSkill):
+        parsed = parsed.parse()
+        object.__setattr__(record, "parsed", parsed)
+    assert parsed is not None
+    return parsed

@@ -233,6 +233,23 @@ class SkillDocument:
         return self.lines.line_range(0)
 
 
+class UnparsedSkill:
+    """A SKILL.md's text, parsed on first use: how a skill read in a worker process travels back to the parent.
+
+    Sending the parse itself (YAML nodes with their marks) through a pipe costs about what parsing costs, and most
+    of the copies a large scan loads are never looked at again by the parent (their own findings came back with
+    them): only the few a cross-file finding or an editor feature points at are parsed here."""
+
+    __slots__ = ("path", "text")
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.text = text
+
+    def parse(self) -> SkillDocument:
+        return parse_skill(self.path, self.text)
+
+
 SPLIT_FAST_PATH = True
 """Split a SKILL.md with only ``\n`` line breaks by string searches (a test compares it with the line index)."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from clarvis_lsp.discovery import (
@@ -30,7 +31,7 @@ from clarvis_lsp.discovery import (
     workspace_roots,
 )
 from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
-from clarvis_lsp.discovery.scan import ScanProgress
+from clarvis_lsp.discovery.scan import AlongsideWork, DirScan, ScanProgress
 from clarvis_lsp.discovery.walk import Excludes, Listings, walk_tree
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
@@ -96,7 +97,12 @@ class WorkspaceEngine:
     ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
     unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
     listings: Listings | None = field(default=None, compare=False, repr=False)  # a --check's shared listings
+    jobs: int | None = 1  # processes a large skill root may be read in (None: one a core when it pays)
+    check_ahead: frozenset[str] = frozenset()
+    """SKILL.md paths whose own findings are computed where discovery reads them (``--check``'s files): in the
+    worker process that parsed them when a root is read in several."""
     _discovered: Discovered | None = None
+    _ahead: dict[str, list[Diagnostic]] = field(default_factory=dict, repr=False, compare=False)
     _cross: dict[Path, list[Diagnostic]] | None = None
     _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
 
@@ -151,10 +157,6 @@ class WorkspaceEngine:
                 follow_symlinks=follow,
             )
         )
-        if reuse is not None:
-            registry = reuse.with_roots(skill_config, self.overlay)
-        else:
-            registry = discover_skills(skill_config, overlay=self.overlay, progress=progress, listings=self.listings)
         context_warnings = list(plugin_scan.warnings)
         agents = discover_agents(
             self.directory,
@@ -166,6 +168,20 @@ class WorkspaceEngine:
             overlay=self.overlay,
             warnings=context_warnings,
         )
+        if reuse is not None:
+            registry = reuse.with_roots(skill_config, self.overlay)
+        else:
+            alongside = AlongsideWork(partial(self._own_findings_ahead, agents)) if self.check_ahead else None
+            registry = discover_skills(
+                skill_config,
+                overlay=self.overlay,
+                progress=progress,
+                listings=self.listings,
+                jobs=self.jobs,
+                alongside=alongside,
+            )
+            if alongside is not None:
+                self._ahead = alongside.results
         return Discovered(
             skill_config,
             registry,
@@ -179,7 +195,7 @@ class WorkspaceEngine:
     def detached(self) -> WorkspaceEngine:
         """A copy with its own snapshot of the open buffers and no discovery yet. A worker thread may ``warm`` it
         while this engine keeps serving; ``adopt`` then takes the result (both on the engine's own thread)."""
-        return replace(self, overlay=dict(self.overlay), unreadable={}, _discovered=None, _cross=None)
+        return replace(self, overlay=dict(self.overlay), unreadable={}, _discovered=None, _cross=None, _ahead={})
 
     def warm(self, progress: ScanProgress | None = None) -> None:
         """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop)."""
@@ -193,6 +209,7 @@ class WorkspaceEngine:
     def invalidate(self) -> None:
         self._discovered = None
         self._cross = None
+        self._ahead = {}
 
     # -- files -------------------------------------------------------------------------------------------------
 
@@ -311,13 +328,14 @@ class WorkspaceEngine:
     def _check_file(self, path: Path) -> list[Diagnostic]:
         kind = self.kind_of(path)
         if kind is FileKind.SKILL:
+            ahead = self._ahead.pop(str(path), None) if self._ahead else None
+            if ahead is not None:
+                return ahead
             parsed = self.skill_document(path)
             if parsed is None:
                 return []
             document, findings = parsed
-            context = SkillContext(agents=self.discovered.agents)
-            frontmatter_ok = document.frontmatter_ok
-            run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
+            self._skill_rules(document, findings, self.discovered.agents)
             return findings.items
         if kind is FileKind.AGENT:
             read = self.read(path)
@@ -336,6 +354,30 @@ class WorkspaceEngine:
             run_rules(steps, parse_json(text), self.json_context(path), findings, self.is_enabled)
             return findings.items
         return []
+
+    def checked_ahead(self, path: Path) -> bool:
+        """Whether the file's own findings were computed during discovery (``check_ahead``) and not taken yet."""
+        return str(path) in self._ahead
+
+    def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
+        context = SkillContext(agents=agents)
+        frontmatter_ok = document.frontmatter_ok
+        run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
+
+    def _own_findings_ahead(self, agents: Mapping[str, AgentInfo], scan: DirScan) -> list[Diagnostic] | None:
+        """A SKILL.md's own findings (``check_file``'s), computed where discovery parsed it; None for a file not in
+        ``check_ahead`` or held in an editor buffer (which ``read`` may refuse)."""
+        skill = scan.skill
+        if skill is None or str(skill.path) not in self.check_ahead or skill.path in self.overlay:
+            return None
+        document = skill.document
+        findings = Findings(skill.path)
+        if "\ufffd" in document.text:  # decoding replaced something: the bytes give the encoding findings
+            read = self.read(skill.path)
+            if read is not None:
+                findings = read[1]
+        self._skill_rules(document, findings, agents)
+        return findings.items
 
     def check_file_alone(self, path: Path) -> list[Diagnostic]:
         """The findings a file shows without discovery: a SKILL.md's rules (but the agent it names, which needs

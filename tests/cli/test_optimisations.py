@@ -5,7 +5,8 @@ malformed skills, links that resolve and links that do not, resources with a sym
 a nested workspace, settings and a plugin — is checked with each optimisation on, and again with it switched off:
 the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``), the
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
-split by string searches (``SPLIT_FAST_PATH``). The reports must be equal, finding for finding.
+split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
+(``check_ahead``). The reports must be equal, finding for finding.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents import text
 from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.rules import skill_links
+from clarvis_lsp.workspace import engine
 
 ROOTS = (".clarvis/skills", ".agents/skills")
 BODIES = (
@@ -104,6 +106,13 @@ def _eager_line_index(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _checked_after_discovery(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        patch.setattr(engine.WorkspaceEngine, "_own_findings_ahead", lambda self, agents, scan: None)
+        yield
+
+
+@contextlib.contextmanager
 def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield  # the plain run is not wrapped in a paused collector at all
 
@@ -113,6 +122,7 @@ SWITCHES = {
     "fast link scan": _without_fast_scan,
     "collector paused": _collector_running,
     "line index on first use": _eager_line_index,
+    "checked where discovery reads it": _checked_after_discovery,
 }
 
 

@@ -18,6 +18,8 @@ from clarvis_lsp import parallel
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.cli import main
 from clarvis_lsp.findings import Diagnostic
+from clarvis_lsp.project_config import layered, load_project_config
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="checks in several processes only where fork is safe")
 
@@ -84,3 +86,26 @@ def test_jobs_is_checked_on_the_command_line(capsys: pytest.CaptureFixture[str])
         main(["--check", "--jobs", "0", "."])
     assert stopped.value.code == 2
     assert "--jobs: expected a number of processes, 1 or more, not '0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_skill_is_checked_where_discovery_reads_it(tmp_path: Path, jobs: int) -> None:
+    """``--check`` runs a SKILL.md's own rules in the process that parsed it during discovery (``check_ahead``);
+    the findings are those of a check after discovery, and they are really the ones used."""
+    ws, home = _corpus(tmp_path, 1)
+    skill_files = sorted(ws.glob(".clarvis/skills/*/SKILL.md")) + sorted(ws.glob(".agents/skills/*/SKILL.md"))
+    assert len(skill_files) > 10
+
+    config = layered(load_project_config(ws).config, {})
+    ahead = WorkspaceEngine(ws, config, home, jobs=jobs, check_ahead=frozenset(str(path) for path in skill_files))
+    after = WorkspaceEngine(ws, config, home)
+    registry = ahead.discovered.registry  # discovery runs the rules of check_ahead's files
+    read_as_skills = {skill.path for skill in registry.all_skills()}
+    read_as_skills |= {item.path for item in registry.skipped if item.skill is not None}  # within-root duplicates
+    read_as_skills &= set(skill_files)  # not the personal or the plugin's skills
+    assert 10 < len(read_as_skills) < len(skill_files)  # the rest are malformed: checked after discovery
+    assert {path for path in skill_files if ahead.checked_ahead(path)} == read_as_skills
+    for path in skill_files:
+        assert ahead.check_file(path) == after.check_file(path)
+        assert not ahead.checked_ahead(path)  # taken by check_file, so a later check reads the file again
+    assert any(after.check_file(path) for path in skill_files)

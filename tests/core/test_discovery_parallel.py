@@ -1,0 +1,153 @@
+"""A skill root read in several processes gives the registry one process gives (issue: speed).
+
+``scan_root(..., jobs=N)`` reads a share of the skill directories in each forked child; a child sends each
+directory back in a compact form and the parent rebuilds the records, the documents parsed again only if asked
+for. Checked here on a root with everything discovery reports (within-root duplicates, malformed and unreadable
+SKILL.md files, symlinked directories, resources with a cycle): the same names, winners, paths, skipped copies,
+warnings, resources and parsed documents, and work done alongside the scan (``AlongsideWork``) that arrives from
+the children.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clarvis_lsp import parallel
+from clarvis_lsp.discovery import (
+    AgentSkillsOptions,
+    SkillConfig,
+    SkillRegistry,
+    SkillRootInput,
+    discover_skills,
+    resolve_config,
+)
+from clarvis_lsp.discovery.scan import AlongsideWork, DirScan
+from clarvis_lsp.documents.skill import UnparsedSkill
+
+pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="a root is read in several processes only with fork")
+
+
+def _root(tree: Any, follow: bool = True) -> tuple[Path, SkillConfig]:
+    root = tree.ws_clarvis
+    for index in range(30):
+        tree.skill(root, f"skill-{index:02d}", name=f"name-{index % 12:02d}")  # within-root duplicates
+    tree.raw_skill(root, "no-frontmatter", "just text\n")
+    tree.raw_skill(root, "bad-yaml", "---\nname: [\n---\n")
+    tree.raw_skill(root, "latin-1", b"---\nname: caf\xe9\ndescription: d\n---\n")
+    with_resources = tree.skill(root, "with-resources", name="with-resources").parent
+    (with_resources / "references").mkdir()
+    (with_resources / "references" / "guide.md").write_text("# Guide\n")
+    (with_resources / "scripts").mkdir()
+    (with_resources / "scripts" / "loop").symlink_to(with_resources, target_is_directory=True)
+    (with_resources / "scripts" / "dangling").symlink_to(tree.base / "missing")
+    target = tree.skill(tree.base / "elsewhere", "linked", name="linked").parent
+    (root / "linked").symlink_to(target, target_is_directory=True)
+    unreadable = tree.skill(root, "unreadable", name="unreadable")
+    unreadable.chmod(0)
+    config = resolve_config(
+        AgentSkillsOptions(
+            roots=[SkillRootInput(str(root))], workspace=str(tree.ws), home=str(tree.home), follow_symlinks=follow
+        )
+    )
+    return root, config
+
+
+def _shape(registry: SkillRegistry) -> dict[str, object]:
+    return {
+        "names": registry.names(),
+        "winners": [(skill.name, skill.path, skill.description, skill.resources) for skill in registry.skills()],
+        "all": [(skill.name, skill.path, skill.directory, skill.root, skill.scope) for skill in registry.all_skills()],
+        "documents": [
+            (skill.document.text, [(entry.key, entry.key_range, entry.value_range) for entry in skill.document.entries])
+            for skill in registry.all_skills()
+        ],
+        "skipped": [
+            (item.path, item.warning, item.skill, item.document.text if item.document else None)
+            for item in registry.skipped
+        ],
+        "warnings": list(registry.warnings),
+    }
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
+@pytest.mark.parametrize("follow", [True, False])
+def test_a_root_read_in_several_processes_gives_the_same_registry(discovery_tree: Any, follow: bool) -> None:
+    _root_path, config = _root(discovery_tree, follow)
+    alone = discover_skills(config)
+    assert alone.warnings and alone.skipped  # the root really has problems to report
+    for jobs in (2, 3):
+        spread = discover_skills(config, jobs=jobs)
+        assert _shape(spread) == _shape(alone)
+
+
+def test_the_same_registry_when_the_files_can_be_read(discovery_tree: Any) -> None:
+    """As above for a user who can read every file (the test above needs a file that cannot be read)."""
+    root, config = _root(discovery_tree)
+    (root / "unreadable" / "SKILL.md").chmod(0o644)
+    alone = discover_skills(config)
+    spread = discover_skills(config, jobs=2)
+    assert _shape(spread) == _shape(alone)
+
+
+def test_copies_read_in_a_child_arrive_as_text_and_parse_on_first_use(discovery_tree: Any) -> None:
+    _root_path, config = _root(discovery_tree)
+    spread = discover_skills(config, jobs=2)
+    arrived = [skill for skill in spread.all_skills() if isinstance(skill.parsed, UnparsedSkill)]
+    assert arrived, "the second share, read in a child, comes back as text"
+    skill = arrived[0]
+    document = skill.document
+    assert document.name == skill.name
+    assert skill.parsed is document  # parsed once, then kept
+
+
+def test_work_alongside_the_scan_comes_back_from_every_process(discovery_tree: Any) -> None:
+    _root_path, config = _root(discovery_tree)
+    parent = os.getpid()
+
+    def where_and_what(scan: DirScan) -> tuple[bool, str] | None:
+        if scan.skill is None:
+            return None
+        return os.getpid() == parent, scan.skill.document.entries[0].key
+
+    work: AlongsideWork[tuple[bool, str]] = AlongsideWork(where_and_what)
+    registry = discover_skills(config, jobs=2, alongside=work)
+    loaded = {str(skill.path) for skill in registry.all_skills()}
+    duplicates = {str(item.path) for item in registry.skipped if item.skill is not None}
+    assert set(work.results) == loaded | duplicates
+    assert {in_parent for in_parent, _key in work.results.values()} == {True, False}
+    assert {key for _in_parent, key in work.results.values()} == {"name"}
+
+
+def test_a_strict_scan_reads_in_one_process_and_stops_at_the_first_problem(discovery_tree: Any) -> None:
+    root = discovery_tree.ws_clarvis
+    for index in range(10):
+        discovery_tree.skill(root, f"skill-{index}", name="same" if index in (3, 7) else f"n{index}")
+    config = resolve_config(
+        AgentSkillsOptions(roots=[SkillRootInput(str(root))], workspace=str(discovery_tree.ws), strict=True)
+    )
+    with pytest.raises(Exception) as one:
+        discover_skills(config)
+    with pytest.raises(Exception) as several:
+        discover_skills(config, jobs=3)
+    assert str(several.value) == str(one.value)
+    assert "skill-3" in str(one.value) and "skill-7" in str(one.value)
+
+
+def test_a_caller_that_stops_leaves_no_child_behind() -> None:
+    """An editor's first scan stops when the settings change under it: the children are killed and reaped."""
+    parent = os.getpid()
+
+    def work(items: Sequence[int]) -> dict[int, int]:
+        if os.getpid() == parent:
+            raise KeyboardInterrupt
+        return {item: item for item in items}
+
+    with pytest.raises(KeyboardInterrupt):
+        parallel.map_in_processes(work, list(range(10_000)), 3)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child of this process is left, running or unreaped
