@@ -44,9 +44,9 @@ def file_kind(
     known to be plugins (pointed to by a marketplace entry).
     """
     name = path.name
-    parent = path.parent
-    if name == SKILL_FILE:
+    if name == SKILL_FILE:  # before ``parent``: a check asks this of every SKILL.md in the tree
         return FileKind.SKILL
+    parent = path.parent
     if name == SETTINGS_FILE:
         return FileKind.SETTINGS if parent.name == CLARVIS_DIR else None
     if name == MARKETPLACE_FILE:

@@ -58,6 +58,11 @@ class Excludes:
 
             object.__setattr__(self, "_spec", pathspec.GitIgnoreSpec.from_lines(self.patterns))
 
+    @property
+    def empty(self) -> bool:
+        """No pattern here or in an enclosing tree: nothing is excluded, and a walk need not ask."""
+        return self._spec is None and (self.outer is None or self.outer.empty)
+
     def below(self, base: str) -> Excludes:
         """The same patterns for a walk that starts at ``base`` (relative, ``/`` separators)."""
         outer = self.outer.below(base) if self.outer is not None else None
@@ -85,15 +90,20 @@ def _joined(prefix: str, relative: str) -> str:
     return f"{prefix}/{relative}" if prefix and relative else prefix or relative
 
 
-@dataclass(frozen=True)
 class Directory:
     """One directory of a walk: its path, its path relative to the top, and its entries in sorted order (the
-    subdirectories already pruned of skipped and excluded ones)."""
+    subdirectories already pruned of skipped and excluded ones). A plain slotted class: a walk makes one per
+    directory, tens of thousands in a large tree, and a frozen dataclass costs several times more to build."""
 
-    path: str
-    relative: str
-    files: list[os.DirEntry[str]]
-    subdirectories: list[os.DirEntry[str]]
+    __slots__ = ("files", "path", "relative", "subdirectories")
+
+    def __init__(
+        self, path: str, relative: str, files: list[os.DirEntry[str]], subdirectories: list[os.DirEntry[str]]
+    ) -> None:
+        self.path = path
+        self.relative = relative
+        self.files = files
+        self.subdirectories = subdirectories
 
     def child_relative(self, name: str) -> str:
         return f"{self.relative}/{name}" if self.relative else name
@@ -103,7 +113,7 @@ def walk_tree(
     top: str,
     excludes: Excludes,
     *,
-    keep_directory: Callable[[os.DirEntry[str], str], bool] = lambda entry, relative: True,
+    keep_directory: Callable[[os.DirEntry[str]], bool] | None = None,
     skip_paths: Iterable[str] = (),
     listings: Listings | None = None,
 ) -> Iterator[Directory]:
@@ -113,6 +123,8 @@ def walk_tree(
     skipped = set(skip_paths)
     stack: list[tuple[str, str]] = [(top, "")]
     list_directory = listings.sorted_entries if listings is not None else list_sorted
+    # Without patterns a subdirectory's relative path is never asked for: not built for each.
+    patterns = not excludes.empty
     while stack:
         directory, relative = stack.pop()
         try:
@@ -129,13 +141,11 @@ def walk_tree(
             if not is_directory:
                 files.append(entry)
                 continue
-            child = f"{relative}/{entry.name}" if relative else entry.name
-            if (
-                entry.name in SKIPPED_DIRS
-                or entry.path in skipped
-                or excludes.directory(child)
-                or not keep_directory(entry, child)
-            ):
+            if entry.name in SKIPPED_DIRS or (skipped and entry.path in skipped):
+                continue
+            if patterns and excludes.directory(f"{relative}/{entry.name}" if relative else entry.name):
+                continue
+            if keep_directory is not None and not keep_directory(entry):  # asked after the exclude patterns
                 continue
             subdirectories.append(entry)
         current = Directory(directory, relative, files, subdirectories)

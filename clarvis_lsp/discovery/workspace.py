@@ -110,7 +110,7 @@ def find_workspaces(
     # No directory is asked about its markers with extra stat calls.
     with_marker: set[str] = set()
 
-    def not_a_marker(entry: os.DirEntry[str], _relative: str) -> bool:
+    def not_a_marker(entry: os.DirEntry[str]) -> bool:
         if entry.name not in ALL_MARKERS:
             return True
         if entry.name in markers:

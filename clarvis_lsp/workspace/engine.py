@@ -233,6 +233,7 @@ class WorkspaceEngine:
         skipped = [str(path) for path in self.nested] + [str(self.home)]
         follow = self.config.follow_symlinks
         excludes = excludes.below(prefix)
+        no_patterns = excludes.empty
         for directory in walk_tree(top, excludes, skip_paths=skipped, listings=self.listings):
             # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (file_kinds.py):
             # elsewhere it is skipped before a stat and a Path are spent on it.
@@ -241,7 +242,7 @@ class WorkspaceEngine:
                 name = entry.name
                 if name not in CANDIDATE_NAMES and not (in_agents and name.endswith(".md")):
                     continue
-                if excludes.file(directory.child_relative(name)):
+                if not no_patterns and excludes.file(directory.child_relative(name)):
                     continue
                 try:
                     is_file = entry.is_file(follow_symlinks=follow)
