@@ -28,7 +28,7 @@ from clarvis_lsp.discovery.fs import entry_name, is_within, list_sorted, read_re
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.discovery.walk import Listings
-from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill, simple_identity
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 from clarvis_lsp.parallel import map_in_processes, process_count
@@ -343,7 +343,7 @@ def scan_root(
         for done, name in enumerate(names):
             if progress is not None and not in_child and done % PROGRESS_EVERY == 0:
                 progress(root_index, done * processes, len(entries))
-            result = _read_entry(root, root_index, config, by_name[name], ov, listings)
+            result = _read_entry(root, root_index, config, by_name[name], ov, listings, alongside is None)
             if config.strict and result is not None and result.skill is not None:  # one process: names in order
                 kept = seen.setdefault(result.skill.name, result.skill)
                 if kept is not result.skill:
@@ -371,6 +371,7 @@ def _read_entry(
     entry: os.DirEntry[str],
     overlay: Mapping[str, str],
     listings: Listings | None,
+    parse_later: bool,
 ) -> DirScan | None:
     try:
         is_link = entry.is_symlink()
@@ -387,6 +388,7 @@ def _read_entry(
         is_dir=is_dir,
         overlay=overlay,
         listings=listings,
+        parse_later=parse_later,
     )
 
 
@@ -400,7 +402,7 @@ def _sent(scan: DirScan) -> DirScan | _SentSkill:
     skill = scan.skill
     if skill is None or scan.malformed is not None or scan.warnings:
         return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
-    return (skill.name, skill.description, skill.document.text, skill.resource_paths)
+    return (skill.name, skill.description, skill.parsed.text, skill.resource_paths)
 
 
 def _received(received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str) -> DirScan:
@@ -434,11 +436,13 @@ def read_skill_dir(
     is_dir: bool,
     overlay: Mapping[str, str],
     listings: Listings | None = None,
+    parse_later: bool = True,
 ) -> DirScan | None:
     """Read one candidate skill directory; None when it holds nothing to report (a plain file, no SKILL.md).
 
     ``is_link``/``is_dir`` describe the entry itself (``lstat``); ``overlay`` is keyed as ``normalise_overlay``
-    keys it. Raises ``SkillError`` only for a malformed skill in strict mode.
+    keys it. Raises ``SkillError`` only for a malformed skill in strict mode. ``parse_later``: a plainly simple
+    SKILL.md is not parsed now (``simple_identity``); False when the caller needs every document at once.
     """
     follow = config.follow_symlinks
     warnings: list[DiscoveryWarning] = []
@@ -524,24 +528,30 @@ def read_skill_dir(
         text = decode(data).text
 
     path = Path(skill_md)
-    document = parse_skill(path, text)
-    name = document.name
-    description = document.description
-    problem = _problem(document, name, description)
-    if problem is not None or name is None or description is None:
-        message = f"{skill_md} is skipped: {problem}"
-        if config.strict:
-            raise SkillError(message, path=path, kind="malformed")
-        warning = DiscoveryWarning("malformed", path, message, None, root_index, name)
-        warnings.append(warning)
-        return DirScan(dir_name, malformed=SkippedSkill(path, warning, None, document), warnings=tuple(warnings))
+    identity = simple_identity(text) if parse_later else None
+    parsed: SkillDocument | UnparsedSkill
+    if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it
+        name, description = identity
+        parsed = UnparsedSkill(path, text)
+    else:
+        document = parsed = parse_skill(path, text)
+        found_name, found_description = document.name, document.description
+        problem = _problem(document, found_name, found_description)
+        if problem is not None or found_name is None or found_description is None:
+            message = f"{skill_md} is skipped: {problem}"
+            if config.strict:
+                raise SkillError(message, path=path, kind="malformed")
+            warning = DiscoveryWarning("malformed", path, message, None, root_index, found_name)
+            warnings.append(warning)
+            return DirScan(dir_name, malformed=SkippedSkill(path, warning, None, document), warnings=tuple(warnings))
+        name, description = found_name, found_description
 
     resources = (
         _collect_resources(dir_path, resource_entries, follow, warnings, root_index, listings)
         if resource_entries
         else ()
     )
-    skill = _skill_info(root, root_index, path, name, description, document, resources)
+    skill = _skill_info(root, root_index, path, name, description, parsed, resources)
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
 
 

@@ -250,6 +250,68 @@ class UnparsedSkill:
         return parse_skill(self.path, self.text)
 
 
+# --- a plainly simple frontmatter's name and description, without composing it ------------------------------------
+
+# Characters a YAML scalar may hold as they are: printable, none of them a line break for any YAML version (U+0085,
+# U+2028, U+2029), no byte-order mark or non-character, nothing outside the Basic Multilingual Plane.
+_TEXT = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+# A plain scalar that starts with a letter, digit or one of ``_.(/$~`` (never an indicator), with no ``: `` or
+# `` #`` inside (a mapping value, a comment) and no ``:`` or space at its end.
+_PLAIN = "[A-Za-z0-9_.(/$~](?:(?!: | #)[\x20-\x7e" + _TEXT + "])*(?<![ :])"
+_DOUBLE_QUOTED = '"[ !#-\\[\\]-~' + _TEXT + ']*"'  # without a backslash (no escapes) or a double quote inside
+_SINGLE_QUOTED = "'[ -&(-~" + _TEXT + "]*'"  # without a single quote inside (none doubled)
+_FLOW_WORDS = r"\[(?:[A-Za-z][A-Za-z0-9_./-]*(?:, [A-Za-z][A-Za-z0-9_./-]*)*)?\]"  # a flow list of plain words
+_SIMPLE_VALUE = f"{_PLAIN}|{_DOUBLE_QUOTED}|{_SINGLE_QUOTED}|{_FLOW_WORDS}"
+_SIMPLE_BLOCK = re.compile(rf"(?:[A-Za-z][A-Za-z0-9_-]*:(?: (?:{_SIMPLE_VALUE}))?\n|\n)*")
+_SIMPLE_FIELD = {key: re.compile(rf"^{key}: (.*)$", re.MULTILINE) for key in ("name", "description")}
+_NOT_A_STRING = frozenset({"true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"})
+_PLAIN_STRING = re.compile(r"[A-Za-z]")
+
+SIMPLE_IDENTITY = True
+"""Discovery reads a plainly simple frontmatter's name and description without composing it (a differential test
+compares this with the full parse)."""
+
+
+def simple_identity(text: str) -> tuple[str, str] | None:
+    """The name and description of a SKILL.md whose frontmatter is plainly simple, exactly as ``parse_skill``
+    would give them for a loadable skill; None for anything else, which the caller parses.
+
+    Plainly simple: ``\n`` line breaks, and every frontmatter line a ``key: value`` with a one-line plain,
+    quoted (without escapes) or flow-list value, or empty; ``name`` and ``description`` once each, each a
+    non-empty string. Such a block is a valid YAML mapping whatever its other values are, so discovery needs no
+    parse for it: the skill's document is parsed when something asks for it (``UnparsedSkill``), which in an
+    editor's first scan is a few files of thousands. Anything unusual (comments, block scalars, indentation,
+    escapes, a value that resolves to a boolean or null) takes the full parse.
+    """
+    if not SIMPLE_IDENTITY or "\r" in text or "\x85" in text:
+        return None
+    first_end = text.find("\n")
+    if first_end == -1 or not _FENCE.match(text[:first_end]):
+        return None
+    closing = _CLOSING_FENCE.search(text, first_end)
+    if closing is None:
+        return None
+    block = text[first_end + 1 : closing.start() + 1]
+    if not _SIMPLE_BLOCK.fullmatch(block):
+        return None
+    found: list[str] = []
+    for pattern in _SIMPLE_FIELD.values():
+        values = pattern.findall(block)
+        if len(values) != 1:
+            return None
+        raw: str = values[0]
+        if raw[:1] in ("'", '"'):
+            value = raw[1:-1]
+        elif _PLAIN_STRING.match(raw) and raw not in _NOT_A_STRING:
+            value = raw
+        else:
+            return None  # a plain scalar that may resolve to a number: the resolver decides
+        if not value.strip():
+            return None
+        found.append(value)
+    return found[0], found[1]
+
+
 SPLIT_FAST_PATH = True
 """Split a SKILL.md with only ``\n`` line breaks by string searches (a test compares it with the line index)."""
 

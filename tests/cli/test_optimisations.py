@@ -6,7 +6,8 @@ a nested workspace, settings and a plugin — is checked with each optimisation 
 the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``), the
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
 split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
-(``check_ahead``). The reports must be equal, finding for finding.
+(``check_ahead``), and the name and description of a plainly simple frontmatter read without composing it
+(``SIMPLE_IDENTITY``). The reports must be equal, finding for finding.
 """
 
 from __future__ import annotations
@@ -113,6 +114,13 @@ def _checked_after_discovery(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _every_skill_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        patch.setattr(skill_document, "SIMPLE_IDENTITY", False)
+        yield
+
+
+@contextlib.contextmanager
 def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield  # the plain run is not wrapped in a paused collector at all
 
@@ -123,6 +131,7 @@ SWITCHES = {
     "collector paused": _collector_running,
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
+    "simple frontmatter read without a parse": _every_skill_parsed_at_once,
 }
 
 

@@ -5,7 +5,7 @@ directory back in a compact form and the parent rebuilds the records, the docume
 for. Checked here on a root with everything discovery reports (within-root duplicates, malformed and unreadable
 SKILL.md files, symlinked directories, resources with a cycle): the same names, winners, paths, skipped copies,
 warnings, resources and parsed documents, and work done alongside the scan (``AlongsideWork``) that arrives from
-the children.
+the children; and the same registry when plainly simple frontmatter is read without a parse.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from clarvis_lsp.discovery import (
     resolve_config,
 )
 from clarvis_lsp.discovery.scan import AlongsideWork, DirScan
+from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.skill import UnparsedSkill
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="a root is read in several processes only with fork")
@@ -151,3 +152,18 @@ def test_a_caller_that_stops_leaves_no_child_behind() -> None:
         parallel.map_in_processes(work, list(range(10_000)), 3)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no child of this process is left, running or unreaped
+
+
+def test_a_registry_read_without_parsing_simple_frontmatter_is_the_same(
+    discovery_tree: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discovery reads a plainly simple SKILL.md's name and description without a parse (``simple_identity``) and
+    parses its document on first use: the registry is the one a parse of every file gives."""
+    root, config = _root(discovery_tree)
+    (root / "unreadable" / "SKILL.md").chmod(0o644)
+    fast = discover_skills(config)
+    assert any(isinstance(skill.parsed, UnparsedSkill) for skill in fast.all_skills())
+    monkeypatch.setattr(skill_document, "SIMPLE_IDENTITY", False)
+    parsed = discover_skills(config)
+    assert not any(isinstance(skill.parsed, UnparsedSkill) for skill in parsed.all_skills())
+    assert _shape(fast) == _shape(parsed)

@@ -1,0 +1,132 @@
+"""Discovery's reading of a plainly simple frontmatter agrees with the full parse (issue: speed).
+
+``simple_identity`` reads the name and description of a SKILL.md whose frontmatter is a list of one-line
+``key: value`` pairs without composing the YAML, and answers None for anything else. Whenever it answers, the full
+parse (``parse_skill``) must find a loadable skill with exactly that name and description. Hypothesis mixes lines
+that are simple with lines that only look it (values that are booleans, numbers, comments, mapping values, quotes
+with escapes, trailing spaces, other YAML line breaks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clarvis_lsp.discovery.scan import malformed_reason
+from clarvis_lsp.documents.skill import parse_skill, simple_identity
+
+PATH = Path("/skills/example/SKILL.md")
+
+KEYS = ("name", "description", "version", "license", "allowed-tools", "names", "Name", "true", "x_y", "model")
+VALUES = (
+    "pdf-tools",
+    "Generated skill number 0; use it when asked.",
+    "Extract text: then tables",  # a mapping value inside a plain scalar
+    "Use it # not the description",  # a comment
+    "C# and a:b and 50% of (this)",
+    "ends with a colon:",
+    "trailing space ",
+    "true",
+    "False",
+    "null",
+    "~",
+    "1.0",
+    "0x1F",
+    ".inf",
+    "...",
+    "-1",
+    "- item",
+    "? key",
+    "'single quoted'",
+    "'it''s doubled'",
+    '"double quoted"',
+    '"with \\n escape"',
+    '"unterminated',
+    "''",
+    '"  "',
+    "[Read, Grep]",
+    "[Read, Bash(git:*)]",
+    "[]",
+    "{a: b}",
+    "&anchor value",
+    "*alias",
+    "!tag value",
+    "|",
+    ">",
+    "@reserved",
+    "`reserved`",
+    "%directive",
+    "café — naïve",
+    "line\u2028separator",
+    "next\x85line",
+    "bom\ufeffinside",
+    "emoji \U0001f600",
+    "tab\there",
+    "nbsp\u00a0",
+    "",
+)
+SEPARATORS = (": ", ":", " : ", ":  ", ":\t")
+LINES = st.one_of(
+    st.builds(
+        lambda key, separator, value: f"{key}{separator}{value}",
+        st.sampled_from(KEYS),
+        st.sampled_from(SEPARATORS),
+        st.sampled_from(VALUES),
+    ),
+    st.sampled_from(("", "# a comment", "  indented: value", "- item", "...", "---x", "name: a\r")),
+)
+
+
+def _check(text: str) -> None:
+    found = simple_identity(text)
+    if found is None:
+        return
+    document = parse_skill(PATH, text)
+    assert malformed_reason(document) is None, text
+    assert (document.name, document.description) == found, text
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(LINES, max_size=8),
+    st.sampled_from(("---\n", "--- \n", "---\r\n")),
+    st.sampled_from(("---\n", "---", "--- \nBody\n")),
+)
+def test_a_simple_reading_is_what_the_parse_finds(lines: list[str], opening: str, closing: str) -> None:
+    _check(opening + "".join(f"{line}\n" for line in lines) + closing + "# Body\n")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(VALUES), st.sampled_from(VALUES), st.lists(LINES, max_size=4))
+def test_a_name_and_description_of_every_kind(name: str, description: str, others: list[str]) -> None:
+    lines = [f"name: {name}", *others, f"description: {description}"]
+    _check("---\n" + "".join(f"{line}\n" for line in lines) + "---\nBody\n")
+
+
+def test_common_frontmatter_is_read_without_a_parse() -> None:
+    """The reading really answers for the frontmatter most skills have (else the tests above prove nothing)."""
+    common = (
+        "---\nname: pdf-tools\ndescription: Extract text and tables from PDF files; use it for PDFs.\n"
+        'version: "1.0.0"\nlicense: MIT\nallowed-tools: [Read, Grep]\n---\n# PDF tools\n'
+    )
+    assert simple_identity(common) == ("pdf-tools", "Extract text and tables from PDF files; use it for PDFs.")
+    assert simple_identity("---\nname: a\ndescription: 'Quoted: with a colon'\n\nmodel:\n---\n") == (
+        "a",
+        "Quoted: with a colon",
+    )
+
+
+def test_what_needs_the_parse_is_left_to_it() -> None:
+    for text in (
+        "---\nname: a\ndescription: b\nname: c\n---\n",  # a duplicate key: the last one counts
+        "---\nname: a\ndescription: >\n  folded\n---\n",  # a block scalar
+        "---\nname: a # comment\ndescription: b\n---\n",
+        "---\nname: a\ndescription: b\n",  # never closed
+        "---\r\nname: a\r\ndescription: b\r\n---\r\n",
+        "name: a\ndescription: b\n",  # no frontmatter
+        "---\nname: 12\ndescription: b\n---\n",  # a number, not a string
+        "---\nname: ''\ndescription: b\n---\n",
+    ):
+        assert simple_identity(text) is None, text
