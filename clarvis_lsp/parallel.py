@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
-import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -81,6 +79,8 @@ def map_in_processes(
 
 def _stop(children: Sequence[tuple[int, int, object]]) -> None:
     """Kill and reap children whose results are no longer wanted, so none is left blocked on a full pipe."""
+    import signal  # like pickle, imported only where a process is forked: a check that never forks skips them
+
     for pid, reader, _share in children:
         if pid <= 0:
             continue
@@ -106,6 +106,8 @@ def _start_child(work: Callable[[Sequence[Item]], dict[Item, Result]], share: Se
         os.close(writer)
         return None
     if pid == 0:  # the child
+        import pickle
+
         status = 1
         try:
             os.close(reader)
@@ -121,6 +123,8 @@ def _start_child(work: Callable[[Sequence[Item]], dict[Item, Result]], share: Se
 
 def _collect_child(pid: int, reader: int) -> dict[Item, Result] | None:
     """The child's results, or None when it did not exit cleanly or wrote something that does not unpickle."""
+    import pickle
+
     with os.fdopen(reader, "rb") as source:
         data = source.read()
     _, status = os.waitpid(pid, 0)

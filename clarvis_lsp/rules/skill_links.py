@@ -20,7 +20,6 @@ disk once per check, and after ``MAX_REPORTED`` broken links one finding says ho
 from __future__ import annotations
 
 import functools
-import html
 import os
 import re
 from collections.abc import Iterator
@@ -459,10 +458,17 @@ def _definitions(body: str, start: int, end: int, seen: set[str] | None = None) 
         yield start + match.start(1), match.group(1), False
 
 
+def _unescaped(inner: str) -> str:
+    """A destination with its backslash escapes and character references undone (CommonMark)."""
+    import html  # imported here: most bodies have no escape or entity in a link, and start-up time counts
+
+    return html.unescape(_BACKSLASH_ESCAPE.sub(r"\1", inner))
+
+
 def _resolve(written: str, directory: str) -> tuple[str, str | None]:
     """The target a destination names, decoded, and the path it points to (None: not a local file to check)."""
     inner = written[1:-1] if written.startswith("<") and written.endswith(">") else written
-    target = html.unescape(_BACKSLASH_ESCAPE.sub(r"\1", inner)) if "\\" in inner or "&" in inner else inner
+    target = _unescaped(inner) if "\\" in inner or "&" in inner else inner
     if not target or target.startswith(("#", "/", "\\", "//")) or _SCHEME.match(target):
         return target, None
     path = target.partition("#")[0].partition("?")[0]
