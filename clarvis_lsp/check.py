@@ -41,7 +41,7 @@ class CheckRequest:
     workspace: Path | None = None
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    jobs: int | None = None  # processes for the per-file work; None: chosen by _files_to_parse and process_count
+    jobs: int | None = None  # processes for discovery's reads and the per-file work; None: one a core when it pays
 
 
 @dataclass

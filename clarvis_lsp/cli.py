@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=_positive,
         metavar="N",
-        help="processes that check files (default: one per core when many files are not in a skill root; 1: this one)",
+        help="processes that read and check files (default: one per core when a root or tree is large; 1: this one)",
     )
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff, change nothing")

@@ -31,7 +31,7 @@ from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill, simple_identity
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
-from clarvis_lsp.parallel import map_in_processes, process_count
+from clarvis_lsp.parallel import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
 
 _RESOURCE_NAMES = frozenset(RESOURCE_DIRS)
 
@@ -330,7 +330,7 @@ def scan_root(
         )
         return RootScan(root, root_index, {}, root_warnings)
 
-    processes = 1 if config.strict else process_count(len(entries), jobs)
+    processes = 1 if config.strict else process_count(len(entries), jobs, MIN_SKILLS_PER_PROCESS)
     by_name = {entry.name: entry for entry in entries}
     parent = os.getpid()
 
