@@ -17,9 +17,8 @@ from pathlib import Path
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
-from clarvis_lsp.knowledge.layout import SKILL_FILE
 from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, map_in_processes, process_count
+from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, Once, map_in_processes, process_count
 from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
 from clarvis_lsp.rules.internal import RULE_FAILED
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
@@ -105,40 +104,65 @@ def check_paths(request: CheckRequest) -> CheckReport:
             engines[directory] = engine
         return engine
 
-    for target in targets:
-        if request.workspace is not None:
-            workspace = Path(os.path.abspath(request.workspace))
-            engine = engine_for(workspace, frozenset())
-            _collect_walked(engine, target, files)
-            walked.append((engine, target))
-            continue
-        ceiling = _ceiling(target.absolute, request.cwd)
+    # What ``--check`` checks: a SKILL.md under a directory given, or given itself, is checked where discovery reads
+    # it (``check_ahead``), in the worker process that parsed it when a large root is spread over processes.
+    ahead = tuple(
+        str(target.absolute) + os.sep if target.absolute.is_dir() else str(target.absolute) for target in targets
+    )
+
+    first_nested_known = False
+
+    def walk() -> None:
+        """Find the nested workspaces and the recognised files of every target: each (workspace, target) pair."""
+        nonlocal first_nested_known
+        for target in targets:
+            if request.workspace is not None:
+                engine = engine_for(Path(os.path.abspath(request.workspace)), frozenset())
+                _collect_walked(engine, target, files)
+                walked.append((engine, target))
+                continue
+            ceiling = _ceiling(target.absolute, request.cwd)
+            markers, top, top_excludes = _top_workspace(target, ceiling)
+            if target.absolute.is_dir():
+                excludes = top_excludes.below(_relative(target.absolute, top))
+                found = find_workspaces(
+                    target.absolute, home=request.home, exclude=excludes, markers=markers, listings=listings
+                )
+                nested = [path for path in found if path not in (target.absolute, top)]
+                directories = [top, *nested]
+            else:
+                directories = [top]
+            for directory in directories:
+                below = frozenset(path for path in directories if path != directory and directory in path.parents)
+                outer = top_excludes.below(_relative(directory, top)) if directory != top else None
+                engine = engine_for(directory, below, outer, ceiling)
+                if engine is first and not first_nested_known:
+                    first.nested = below  # created before the walk, which is what finds the nested workspaces
+                    first_nested_known = True
+                _collect_walked(engine, target, files)
+                walked.append((engine, target))
+
+    def _top_workspace(target: _Target, ceiling: Path) -> tuple[tuple[str, ...], Path, Excludes]:
         preset = request.overrides.get("preset") or project_config(ceiling).config.preset
         markers = markers_for(str(preset))
         top = nearest_workspace(target.absolute, ceiling, markers)
         # The top workspace's exclude patterns hold for the whole tree, nested workspaces included.
-        top_excludes = Excludes(tuple(project_config(top).config.exclude))
-        if target.absolute.is_dir():
-            excludes = top_excludes.below(_relative(target.absolute, top))
-            found = find_workspaces(
-                target.absolute, home=request.home, exclude=excludes, markers=markers, listings=listings
-            )
-            nested = [path for path in found if path not in (target.absolute, top)]
-            directories = [top, *nested]
-        else:
-            directories = [top]
-        for directory in directories:
-            below = frozenset(path for path in directories if path != directory and directory in path.parents)
-            outer = top_excludes.below(_relative(directory, top)) if directory != top else None
-            engine = engine_for(directory, below, outer, ceiling)
-            _collect_walked(engine, target, files)
-            walked.append((engine, target))
-    # Discovery runs once every target's files are known, so that a SKILL.md it reads in a worker process is
-    # checked there too (``check_ahead``), and then adds what only it finds.
+        return markers, top, Excludes(tuple(project_config(top).config.exclude))
+
+    # The first target's workspace is discovered first, and the tree is walked while worker processes read its
+    # large roots (``meanwhile``): the walk no longer waits for discovery, nor discovery for the walk.
+    first_target = targets[0]
+    if request.workspace is not None:
+        first = engine_for(Path(os.path.abspath(request.workspace)), frozenset())
+    else:
+        first_ceiling = _ceiling(first_target.absolute, request.cwd)
+        first = engine_for(_top_workspace(first_target, first_ceiling)[1], frozenset(), None, first_ceiling)
+    first.check_ahead = ahead
+    walk_once = Once(walk)
+    first.discover_now(meanwhile=walk_once)
+    walk_once()
     for engine in engines.values():
-        engine.check_ahead = frozenset(
-            str(path) for path, owner in files.items() if owner is engine and path.name == SKILL_FILE
-        )
+        engine.check_ahead = ahead
     for engine, target in walked:
         _collect_discovered(engine, target, files)
 

@@ -49,44 +49,87 @@ def process_count(items: int, jobs: int | None, per_process: int = MIN_FILES_PER
     return max(1, min(available_cores(), items // per_process))
 
 
+CHUNKS_PER_PROCESS = 16
+"""Each process claims the items in chunks, as many as it gets through: one with other work to do (``meanwhile``)
+or a slower core takes fewer, and no process waits idle on another's fixed share."""
+
+
 def map_in_processes(
-    work: Callable[[Sequence[Item]], dict[Item, Result]], items: Sequence[Item], processes: int
+    work: Callable[[Sequence[Item]], dict[Item, Result]],
+    items: Sequence[Item],
+    processes: int,
+    meanwhile: Callable[[], None] | None = None,
 ) -> dict[Item, Result]:
-    """``work(items)``, computed in ``processes`` shares (this process takes one), merged in the order of
+    """``work(items)``, computed by ``processes`` processes (this one among them), merged in the order of
     ``items``. ``work`` must return picklable values; it runs in forked children that share this process's state
-    as it is at the call."""
+    as it is at the call. ``meanwhile``: other work of this process, done once the children run and before it
+    claims items itself (not called when nothing is forked).
+
+    The items are cut into chunks whose numbers wait in a pipe; each process reads one number at a time (a
+    four-byte read from a pipe that only ever holds whole numbers is never split) until the pipe is empty. Items
+    a failed child had claimed are computed here afterwards."""
     if processes <= 1 or len(items) < 2:
         return work(items)
-    shares = [items[start::processes] for start in range(processes)]
-    children: list[tuple[int, int, Sequence[Item]]] = []
-    for share in shares[1:]:
-        started = _start_child(work, share)
-        if started is None:
-            children.append((-1, -1, share))
-        else:
-            children.append((*started, share))
+    # At most 8,192 chunk numbers, 32 KiB: the pipe takes them all before anyone reads.
+    size = max(1, -(-len(items) // (processes * CHUNKS_PER_PROCESS)), -(-len(items) // 8192))
+    chunks = [items[start : start + size] for start in range(0, len(items), size)]
     try:
-        merged = work(shares[0])
+        queue, feed = os.pipe()
+    except OSError:
+        return work(items)
+    os.write(feed, b"".join(number.to_bytes(4, "little") for number in range(len(chunks))))  # < 64 KiB: no wait
+    os.close(feed)
+
+    def claimed() -> dict[Item, Result]:
+        done: dict[Item, Result] = {}
+        while len(number := os.read(queue, 4)) == 4:
+            done.update(work(chunks[int.from_bytes(number, "little")]))
+        return done
+
+    children: list[tuple[int, int]] = []
+    try:
+        for _ in range(processes - 1):
+            started = _start_child(claimed, queue)
+            if started is not None:
+                children.append(started)
+        if meanwhile is not None:
+            meanwhile()
+        merged = claimed()
     except BaseException:
         _stop(children)  # the caller stops (an editor's scan the settings made obsolete): so do the children
         raise
-    for position, (pid, reader, share) in enumerate(children):
-        received: dict[Item, Result] | None = _collect_child(pid, reader) if pid > 0 else None
-        try:
-            merged.update(received if received is not None else work(share))
-        except BaseException:
-            _stop(children[position + 1 :])
-            raise
+    finally:
+        os.close(queue)
+    for pid, reader in children:
+        received: dict[Item, Result] | None = _collect_child(pid, reader)
+        if received is not None:
+            merged.update(received)
+    if len(merged) < len(items):  # a child failed with chunks it had claimed: they are computed here
+        merged.update(work([item for item in items if item not in merged]))
     return {item: merged[item] for item in items}
 
 
-def _stop(children: Sequence[tuple[int, int, object]]) -> None:
+class Once:
+    """``action``, run the first time this is called and never again: work that may start wherever processes are
+    first forked, and must be done by the end in any case."""
+
+    __slots__ = ("_action", "done")
+
+    def __init__(self, action: Callable[[], None]) -> None:
+        self._action = action
+        self.done = False
+
+    def __call__(self) -> None:
+        if not self.done:
+            self.done = True
+            self._action()
+
+
+def _stop(children: Sequence[tuple[int, int]]) -> None:
     """Kill and reap children whose results are no longer wanted, so none is left blocked on a full pipe."""
     import signal  # like pickle, imported only where a process is forked: a check that never forks skips them
 
-    for pid, reader, _share in children:
-        if pid <= 0:
-            continue
+    for pid, reader in children:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
@@ -95,9 +138,9 @@ def _stop(children: Sequence[tuple[int, int, object]]) -> None:
             os.waitpid(pid, 0)
 
 
-def _start_child(work: Callable[[Sequence[Item]], dict[Item, Result]], share: Sequence[Item]) -> tuple[int, int] | None:
-    """Fork a child that writes ``pickle(work(share))`` into a pipe: (its pid, the pipe's read end), or None when
-    the system refuses a process or a pipe."""
+def _start_child(work: Callable[[], dict[Item, Result]], queue: int) -> tuple[int, int] | None:
+    """Fork a child that writes ``pickle(work())`` into a pipe of its own: (its pid, the pipe's read end), or None
+    when the system refuses a process or a pipe. ``queue``: the parent's chunk queue, which the child reads."""
     try:
         reader, writer = os.pipe()
     except OSError:
@@ -114,7 +157,8 @@ def _start_child(work: Callable[[Sequence[Item]], dict[Item, Result]], share: Se
         status = 1
         try:
             os.close(reader)
-            data = pickle.dumps(work(share), protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            os.close(queue)
             with os.fdopen(writer, "wb") as out:
                 out.write(data)
             status = 0

@@ -283,6 +283,10 @@ class AlongsideWork(Generic[T]):
 
     compute: Callable[[DirScan], T | None]
     results: dict[str, T] = field(default_factory=dict)
+    meanwhile: Callable[[], None] | None = None
+    """Other work of the caller, done while worker processes read their shares of the first root spread over
+    processes (``map_in_processes``); with no root spread it is not called, so it must be callable again after
+    the scan without doing anything twice (``parallel.Once``)."""
 
 
 def scan_root(
@@ -333,16 +337,19 @@ def scan_root(
     processes = 1 if config.strict else process_count(len(entries), jobs, MIN_SKILLS_PER_PROCESS)
     by_name = {entry.name: entry for entry in entries}
     parent = os.getpid()
+    read_here = 0  # directories this process read, for the progress (the others read about as many each)
 
     def read_share(names: Sequence[str]) -> dict[str, tuple[DirScan | _SentSkill | None, T | None]]:
         """Each directory's scan and what ``alongside`` made of it. In a worker process a scan travels back in the
         compact form ``_sent`` gives it."""
+        nonlocal read_here
         in_child = os.getpid() != parent
         share: dict[str, tuple[DirScan | _SentSkill | None, T | None]] = {}
         seen: dict[str, SkillInfo] = {}
-        for done, name in enumerate(names):
-            if progress is not None and not in_child and done % PROGRESS_EVERY == 0:
-                progress(root_index, done * processes, len(entries))
+        for name in names:
+            if progress is not None and not in_child and read_here % PROGRESS_EVERY == 0:
+                progress(root_index, min(read_here * processes, len(entries)), len(entries))
+            read_here += 1
             result = _read_entry(root, root_index, config, by_name[name], ov, listings, alongside is None)
             if config.strict and result is not None and result.skill is not None:  # one process: names in order
                 kept = seen.setdefault(result.skill.name, result.skill)
@@ -353,7 +360,8 @@ def scan_root(
         return share
 
     dirs: dict[str, DirScan] = {}
-    for name, (received, extra) in map_in_processes(read_share, list(by_name), processes).items():
+    meanwhile = alongside.meanwhile if alongside is not None else None
+    for name, (received, extra) in map_in_processes(read_share, list(by_name), processes, meanwhile).items():
         if received is None:
             continue
         result = dirs[name] = _received(received, root, root_index, by_name[name].path)

@@ -9,7 +9,7 @@ discovery and checking alike.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -98,9 +98,10 @@ class WorkspaceEngine:
     unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
     listings: Listings | None = field(default=None, compare=False, repr=False)  # a --check's shared listings
     jobs: int | None = 1  # processes a large skill root may be read in (None: one a core when it pays)
-    check_ahead: frozenset[str] = frozenset()
-    """SKILL.md paths whose own findings are computed where discovery reads them (``--check``'s files): in the
-    worker process that parsed them when a root is read in several."""
+    check_ahead: tuple[str, ...] = ()
+    """Where SKILL.md files have their own findings computed as discovery reads them (``--check``'s targets: a
+    directory as a prefix ending with a separator, a file as its path), in the worker process that parsed them
+    when a root is read in several. ``check_file`` takes them; any left over were never asked for."""
     _discovered: Discovered | None = None
     _ahead: dict[str, list[Diagnostic]] = field(default_factory=dict, repr=False, compare=False)
     _cross: dict[Path, list[Diagnostic]] | None = None
@@ -132,12 +133,24 @@ class WorkspaceEngine:
             ceiling=self.ceiling,
         )
 
-    def discover(self, progress: ScanProgress | None = None, *, reuse: SkillRegistry | None = None) -> Discovered:
+    def discover_now(self, meanwhile: Callable[[], None] | None = None) -> None:
+        """Discover unless already done, doing ``meanwhile`` while worker processes read a large root (see
+        ``AlongsideWork.meanwhile``; --check walks the tree then). Raises ``StartupError``."""
+        if self._discovered is None:
+            self._discovered = self.discover(meanwhile=meanwhile)
+
+    def discover(
+        self,
+        progress: ScanProgress | None = None,
+        *,
+        reuse: SkillRegistry | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> Discovered:
         """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration.
 
         ``reuse``: a registry from before a settings, plugin or agent edit. Its root scans are kept for every root
         that is still configured, so such an edit reads the plugins, settings and agents again (a handful of
-        small files) but no skill root that did not change."""
+        small files) but no skill root that did not change. ``meanwhile``: see ``discover_now``."""
         follow = self.config.follow_symlinks
         include_user = self.config.include_user
         plugin_scan = scan_plugins(self.directory, self.home, include_user=include_user, follow_symlinks=follow)
@@ -171,7 +184,11 @@ class WorkspaceEngine:
         if reuse is not None:
             registry = reuse.with_roots(skill_config, self.overlay)
         else:
-            alongside = AlongsideWork(partial(self._own_findings_ahead, agents)) if self.check_ahead else None
+            alongside = (
+                AlongsideWork(partial(self._own_findings_ahead, agents), meanwhile=meanwhile)
+                if self.check_ahead or meanwhile is not None
+                else None
+            )
             registry = discover_skills(
                 skill_config,
                 overlay=self.overlay,
@@ -369,7 +386,7 @@ class WorkspaceEngine:
         """A SKILL.md's own findings (``check_file``'s), computed where discovery parsed it; None for a file not in
         ``check_ahead`` or held in an editor buffer (which ``read`` may refuse)."""
         skill = scan.skill
-        if skill is None or str(skill.path) not in self.check_ahead or skill.path in self.overlay:
+        if skill is None or not str(skill.path).startswith(self.check_ahead) or skill.path in self.overlay:
             return None
         document = skill.document
         findings = Findings(skill.path)

@@ -8,6 +8,7 @@ process and for several, on the corpus of the optimisation differential; and a c
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -67,11 +68,32 @@ def test_results_from_children_are_used() -> None:
     parent = os.getpid()
 
     def work(items: Sequence[int]) -> dict[int, int]:
+        time.sleep(0.002 * len(items))  # long enough that the child claims chunks before the parent drains them
         return {item: os.getpid() for item in items}
 
-    pids = parallel.map_in_processes(work, list(range(10)), 2)
-    assert pids[0] == parent
-    assert pids[1] != parent  # the second share, items 1, 3, 5, …, was computed in a child
+    pids = parallel.map_in_processes(work, list(range(200)), 2)
+    assert sorted(pids) == list(range(200))
+    assert parent in pids.values() and len(set(pids.values())) == 2
+
+
+def test_a_process_busy_meanwhile_claims_fewer_items() -> None:
+    """Items are claimed chunk by chunk: while this process does its other work (the walk of --check), the child
+    takes what it would otherwise wait for."""
+    parent = os.getpid()
+    calls: list[float] = []
+
+    def work(items: Sequence[int]) -> dict[int, int]:
+        time.sleep(0.005 * len(items))
+        return {item: os.getpid() for item in items}
+
+    def meanwhile() -> None:
+        calls.append(time.monotonic())
+        time.sleep(0.5)
+
+    pids = parallel.map_in_processes(work, list(range(200)), 2, meanwhile)
+    assert len(calls) == 1
+    here = sum(1 for pid in pids.values() if pid == parent)
+    assert here < 200 - here  # the child did most of a second's work while this process was busy
 
 
 def test_process_count_follows_the_size_of_the_tree_and_the_choice() -> None:
@@ -100,7 +122,7 @@ def test_a_skill_is_checked_where_discovery_reads_it(tmp_path: Path, jobs: int) 
     assert len(skill_files) > 10
 
     config = layered(load_project_config(ws).config, {})
-    ahead = WorkspaceEngine(ws, config, home, jobs=jobs, check_ahead=frozenset(str(path) for path in skill_files))
+    ahead = WorkspaceEngine(ws, config, home, jobs=jobs, check_ahead=tuple(str(path) for path in skill_files))
     after = WorkspaceEngine(ws, config, home)
     registry = ahead.discovered.registry  # discovery runs the rules of check_ahead's files
     read_as_skills = {skill.path for skill in registry.all_skills()}
