@@ -100,6 +100,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 ignore=request.ignore,
                 listings=listings,
                 jobs=request.jobs,
+                check_ahead=ahead,
             )
             engines[directory] = engine
         return engine
@@ -157,12 +158,9 @@ def check_paths(request: CheckRequest) -> CheckReport:
     else:
         first_ceiling = _ceiling(first_target.absolute, request.cwd)
         first = engine_for(_top_workspace(first_target, first_ceiling)[1], frozenset(), None, first_ceiling)
-    first.check_ahead = ahead
     walk_once = Once(walk)
     first.discover_now(meanwhile=walk_once)
     walk_once()
-    for engine in engines.values():
-        engine.check_ahead = ahead
     for engine, target in walked:
         _collect_discovered(engine, target, files)
 
