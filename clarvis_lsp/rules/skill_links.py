@@ -58,8 +58,10 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _BACKTICKS = re.compile(r"`+")
 _ESCAPED = re.compile(r"\\[\\\[\]()<>`]")
 _BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# A definition may start a quote's or a list item's text (markers before its `[`, none of them a `[`); its label
+# holds more than white space.
 _DEFINITION = re.compile(
-    r"^[ \t>]*\[(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
+    r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*\[(?![ \t]*\])(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
     r"(<[^<>\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))+)",  # parentheses balance, as in a link
     re.MULTILINE,
 )
@@ -231,26 +233,39 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
     may_indent = "\t" in body or body.startswith("    ") or "\n    " in body
     regions: list[tuple[int, str]] = []
     for start, end in _unfenced_regions(body, fenced):
-        region, crosses = _masked_text(body[start:end], comments=False)
+        raw = body[start:end]
+        region, crosses = _masked_text(raw, comments=False)
         if crosses:
             return None
         if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(region)):
             return None
-        if _find(region, "]:") != -1 and (
-            _DEFINITION_IN_PARAGRAPH.search(region)
-            or _TITLE_ON_NEXT_LINE.search(region)
-            or not _definitions_stand_alone(region)
-        ):
+        if _find(raw, "]:") != -1 and not _definitions_plain(region, raw):
             return None
         regions.append((start, region))
     return regions
+
+
+def _definitions_plain(masked: str, raw: str) -> bool:
+    """Whether the link definitions of a region (its ``masked`` and its ``raw`` text) are what the fast scan finds:
+    none hidden by masking (definitions are read before code spans), none inside a paragraph, none with a title
+    on the next line, each alone on its line. Both texts are asked: masking blanks escaped characters and code
+    spans, which are text to a paragraph and to a definition's label or destination."""
+    if raw.count("]:") != masked.count("]:"):
+        return False
+    return not any(
+        _DEFINITION_IN_PARAGRAPH.search(text) or _TITLE_ON_NEXT_LINE.search(text) or not _definitions_stand_alone(text)
+        for text in (masked, raw)
+    )
 
 
 def _definitions_stand_alone(region: str) -> bool:
     """Whether each link definition of ``region`` is alone on its line(s) and holds no link of its own, as the
     fast scan assumes (text after the destination makes it a paragraph instead, and the parse knows which)."""
     for match in _DEFINITION.finditer(region):
-        if region[match.start() : match.end()].lstrip(" \t>").startswith("[^"):
+        label_start = region.index("[", match.start())
+        if region[match.start() : label_start].strip(" \t>"):
+            return False  # in a list item, which may or may not interrupt a paragraph: the parse knows
+        if region.startswith("[^", label_start):
             continue  # a footnote definition: its text is a paragraph
         line_end = region.find("\n", match.end())
         rest = region[match.end() : line_end if line_end != -1 else len(region)]
@@ -447,7 +462,7 @@ def _definitions(body: str, start: int, end: int, seen: set[str] | None = None) 
         return
     for match in _DEFINITION.finditer(source):
         label_end = source.find("]:", match.start())
-        label = source[match.start() : label_end].lstrip(" \t>")
+        label = source[source.index("[", match.start()) : label_end]
         if label.startswith("[^"):
             continue  # a footnote definition, not a link definition
         if seen is not None:

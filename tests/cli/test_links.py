@@ -57,6 +57,7 @@ CASES: dict[str, str] = {
     "| [no](«references/no.md») | gone |\n",
     "lists": "- [one](references/ok.md)\n  - [two](«references/two.md»)\n1. [three](examples/one.md)\n",
     "blockquotes": "> Note: [read](references/ok.md)\n> and [this](«references/this.md»)\n",
+    "definitions in a list": "- [ok][a] and [gone][b]\n\n- [a]: references/ok.md\n1. [b]: «references/gone.md»\n",
     "emphasis": "**[bold](references/ok.md)** and _[it](«it.md»)_ and ***[both](scripts/run.py)***\n",
     "inline html and autolinks": 'An <a href="x.md">anchor</a> and <https://example.com> and [md](«md.md»)\n',
     "titles": "[a](references/ok.md \"The title\") [b](«gone.md» 'single') [c](examples/one.md (paren))\n",
@@ -199,6 +200,14 @@ _FRAGMENTS = (
 
 @hypothesis.settings(max_examples=400, deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
 @hypothesis.given(strategies.lists(strategies.sampled_from(_FRAGMENTS), max_size=40).map("".join))
+# Found by this test: an escaped bracket is paragraph text; a definition in a list item; a label of spaces; a
+# definition's label or destination that masking would read as a code span or an escape.
+@hypothesis.example("\\]\n[x]: y.md\n")
+@hypothesis.example("- [(]:[a](b.md)")
+@hypothesis.example("a\n- [x]: [a](b.md)")
+@hypothesis.example("[    ]:[")
+@hypothesis.example("[`]:`")
+@hypothesis.example("[\\]]:[a](b.md)")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 
