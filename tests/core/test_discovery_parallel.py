@@ -11,6 +11,7 @@ the children; and the same registry when plainly simple frontmatter is read with
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -141,15 +142,16 @@ def test_a_strict_scan_reads_in_one_process_and_stops_at_the_first_problem(disco
 
 def test_a_caller_that_stops_leaves_no_child_behind() -> None:
     """An editor's first scan stops when the settings change under it: the children are killed and reaped."""
-    parent = os.getpid()
 
     def work(items: Sequence[int]) -> dict[int, int]:
-        if os.getpid() == parent:
-            raise KeyboardInterrupt
+        time.sleep(0.05)  # the children are still busy when the parent stops
         return {item: item for item in items}
 
+    def stop() -> None:  # the parent's own work alongside theirs, which it runs once the children are forked
+        raise KeyboardInterrupt
+
     with pytest.raises(KeyboardInterrupt):
-        parallel.map_in_processes(work, list(range(10_000)), 3)
+        parallel.map_in_processes(work, list(range(10_000)), 3, meanwhile=stop)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no child of this process is left, running or unreaped
 
