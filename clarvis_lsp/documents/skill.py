@@ -40,15 +40,23 @@ class Yaml12Loader(_Base):  # type: ignore[misc,valid-type]
         """``BaseResolver.resolve`` for a loader with no path resolvers and no wildcard resolvers: the same tags,
         without the per-scalar list concatenation and checks libyaml's composer pays for every scalar."""
         if kind is yaml.ScalarNode:
-            if implicit[0]:
-                for tag, pattern in self.yaml_implicit_resolvers.get(value[:1], ()):
-                    if pattern.match(value):
-                        return tag
-            return _STR_TAG
+            return _plain_tag(value) if implicit[0] else _STR_TAG
         return _SEQUENCE_TAG if kind is yaml.SequenceNode else _MAPPING_TAG
 
 
+def _plain_tag(value: str) -> str:
+    """The tag of a plain scalar under the YAML 1.2 core schema (what the loader resolves it to)."""
+    for tag, pattern in Yaml12Loader.yaml_implicit_resolvers.get(value[:1], ()):
+        if pattern.match(value):
+            return tag
+    return _STR_TAG
+
+
+_word_tag = functools.lru_cache(maxsize=1024)(_plain_tag)  # for keys and flow-list words, which repeat
+
+
 _STR_TAG = "tag:yaml.org,2002:str"
+_NULL_TAG = "tag:yaml.org,2002:null"
 _SEQUENCE_TAG = "tag:yaml.org,2002:seq"
 _MAPPING_TAG = "tag:yaml.org,2002:map"
 
@@ -73,6 +81,7 @@ assert (Yaml12Loader.DEFAULT_SCALAR_TAG, Yaml12Loader.DEFAULT_SEQUENCE_TAG, Yaml
     _MAPPING_TAG,
 )
 _Loader: type[Any] = Yaml12Loader
+_Mark: Any = getattr(yaml, "_yaml", yaml.error).Mark  # the marks libyaml's composer makes, when it is there
 
 _FENCE = re.compile(r"---[ \t]*\Z")
 _CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
@@ -252,23 +261,24 @@ class UnparsedSkill:
 
 # --- a plainly simple frontmatter's name and description, without composing it ------------------------------------
 
-# Characters a YAML scalar may hold as they are: printable, none of them a line break for any YAML version (U+0085,
-# U+2028, U+2029), no byte-order mark or non-character, nothing outside the Basic Multilingual Plane.
-_TEXT = "\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+# What a YAML scalar may not hold as it is, as the complement of a character class: control characters, a line
+# break for any YAML version (U+0085, U+2028, U+2029), a byte-order mark, a surrogate, a non-character, anything
+# outside the Basic Multilingual Plane. Negated, the class compiles in a millisecond; spelled out, in eight.
+_NOT_TEXT = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff"
 # A plain scalar that starts with a letter, digit or one of ``_.(/$~`` (never an indicator), with no ``: `` or
 # `` #`` inside (a mapping value, a comment) and no ``:`` or space at its end.
-_PLAIN = "[A-Za-z0-9_.(/$~](?:(?!: | #)[\x20-\x7e" + _TEXT + "])*(?<![ :])"
-_DOUBLE_QUOTED = '"[ !#-\\[\\]-~' + _TEXT + ']*"'  # without a backslash (no escapes) or a double quote inside
-_SINGLE_QUOTED = "'[ -&(-~" + _TEXT + "]*'"  # without a single quote inside (none doubled)
+_PLAIN = "[A-Za-z0-9_.(/$~](?:(?!: | #)[^" + _NOT_TEXT + "])*(?<![ :])"
+_DOUBLE_QUOTED = '"[^"\\\\' + _NOT_TEXT + ']*"'  # without a backslash (no escapes) or a double quote inside
+_SINGLE_QUOTED = "'[^'" + _NOT_TEXT + "]*'"  # without a single quote inside (none doubled)
 _FLOW_WORDS = r"\[(?:[A-Za-z][A-Za-z0-9_./-]*(?:, [A-Za-z][A-Za-z0-9_./-]*)*)?\]"  # a flow list of plain words
 _SIMPLE_VALUE = f"{_PLAIN}|{_DOUBLE_QUOTED}|{_SINGLE_QUOTED}|{_FLOW_WORDS}"
 
 
 @functools.cache
 def _simple_block() -> re.Pattern[str]:
-    """The frontmatter ``simple_identity`` reads: compiled on first use, since its Unicode classes take longer to
-    compile (about 10 ms) than a ``--check`` of a few files takes, and ``--check``'s own files never use it."""
-    return re.compile(rf"(?:[A-Za-z][A-Za-z0-9_-]*:(?: (?:{_SIMPLE_VALUE}))?\n|\n)*")
+    """A plainly simple frontmatter block, each line ``key: value`` or empty (compiled on first use). A key is at
+    most 128 characters: libyaml refuses a key longer than 1,024, and no real key comes near either."""
+    return re.compile(rf"(?:[A-Za-z][A-Za-z0-9_-]{{0,127}}:(?: (?:{_SIMPLE_VALUE}))?\n|\n)*")
 
 
 _SIMPLE_FIELD = {key: re.compile(rf"^{key}: (.*)$", re.MULTILINE) for key in ("name", "description")}
@@ -318,6 +328,71 @@ def simple_identity(text: str) -> tuple[str, str] | None:
             return None
         found.append(value)
     return found[0], found[1]
+
+
+SIMPLE_COMPOSE = _Base is not yaml.SafeLoader
+"""Compose a plainly simple frontmatter here rather than in libyaml (a differential test compares the nodes). Off
+without libyaml, whose pure-Python marks differ in what they carry besides positions."""
+_MARK_NAME = "<unicode string>"  # what libyaml's composer names a mark of a string it was given
+
+
+def _compose_simple(source: str) -> yaml.MappingNode | None:
+    """The node tree ``yaml.compose`` gives for a block that ``_simple_block`` accepts, with the same tags, styles
+    and marks (index, line, column), in half the time: such a block is a mapping of one-line keys to plain
+    scalars, quoted scalars without escapes and flow lists of plain words, whose nodes follow from the text. None
+    for a block of empty lines, as for ``compose``."""
+    mark = _Mark
+    scalar = yaml.ScalarNode
+    pairs: list[tuple[yaml.Node, yaml.Node]] = []
+    start = 0  # where the line starts
+    for line, text in enumerate(source.split("\n")[:-1]):  # every line ends with a line break
+        if not text:
+            start += 1
+            continue
+        key, _, value = text.partition(":")
+        key_end = len(key)
+        key_node = scalar(
+            _word_tag(key),
+            key,
+            mark(_MARK_NAME, start, line, 0, None, None),
+            mark(_MARK_NAME, start + key_end, line, key_end, None, None),
+            "",
+        )
+        if not value:  # `key:`: an empty plain scalar just after the colon, which resolves to null
+            at = mark(_MARK_NAME, start + key_end + 1, line, key_end + 1, None, None)
+            pairs.append((key_node, scalar(_NULL_TAG, "", at, at, "")))
+            start += len(text) + 1
+            continue
+        value = value[1:]  # after `: `
+        begin = mark(_MARK_NAME, start + key_end + 2, line, key_end + 2, None, None)
+        end = mark(_MARK_NAME, start + len(text), line, len(text), None, None)
+        first = value[0]
+        value_node: yaml.Node
+        if first == '"' or first == "'":
+            value_node = scalar(_STR_TAG, value[1:-1], begin, end, first)
+        elif first == "[":
+            items: list[yaml.Node] = []
+            column = key_end + 3  # after `[`
+            for word in value[1:-1].split(", ") if len(value) > 2 else ():
+                items.append(
+                    scalar(
+                        _word_tag(word),
+                        word,
+                        mark(_MARK_NAME, start + column, line, column, None, None),
+                        mark(_MARK_NAME, start + column + len(word), line, column + len(word), None, None),
+                        "",
+                    )
+                )
+                column += len(word) + 2
+            value_node = yaml.SequenceNode(_SEQUENCE_TAG, items, begin, end, flow_style=True)
+        else:
+            value_node = scalar(_plain_tag(value), value, begin, end, "")
+        pairs.append((key_node, value_node))
+        start += len(text) + 1
+    if not pairs:
+        return None
+    stream_end = mark(_MARK_NAME, len(source), source.count("\n"), 0, None, None)
+    return yaml.MappingNode(_MAPPING_TAG, pairs, pairs[0][0].start_mark, stream_end, flow_style=False)
 
 
 SPLIT_FAST_PATH = True
@@ -416,6 +491,9 @@ def _restore_yaml11_breaks(root: yaml.Node | None) -> None:
 
 
 def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) -> None:
+    if SIMPLE_COMPOSE and _simple_block().fullmatch(source) is not None:
+        _take_root(document, _compose_simple(source), first_line)
+        return
     source, translated = _without_yaml11_breaks(source)
     try:
         too_deep = _too_deep(source)
@@ -472,6 +550,11 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
             Range(at, Position(at.line, at.character + 1)),
         )
         return
+    _take_root(document, root, first_line)
+
+
+def _take_root(document: SkillDocument, root: yaml.Node | None, first_line: int) -> None:
+    """Record the composed frontmatter: its entries, or that it is not a mapping."""
     if root is None:  # an empty frontmatter is an empty mapping
         return
     if not isinstance(root, yaml.MappingNode):

@@ -7,7 +7,8 @@ the shared directory listings (``Listings``), the fast scan of plainly structure
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
 split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
 (``check_ahead``), and the name and description of a plainly simple frontmatter read without composing it
-(``SIMPLE_IDENTITY``). The reports must be equal, finding for finding.
+(``SIMPLE_IDENTITY``), and such a frontmatter composed without libyaml (``SIMPLE_COMPOSE``). The reports must be
+equal, finding for finding.
 """
 
 from __future__ import annotations
@@ -121,6 +122,13 @@ def _every_skill_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[Non
 
 
 @contextlib.contextmanager
+def _every_frontmatter_composed_by_libyaml(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        patch.setattr(skill_document, "SIMPLE_COMPOSE", False)
+        yield
+
+
+@contextlib.contextmanager
 def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield  # the plain run is not wrapped in a paused collector at all
 
@@ -132,6 +140,7 @@ SWITCHES = {
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
     "simple frontmatter read without a parse": _every_skill_parsed_at_once,
+    "simple frontmatter composed without libyaml": _every_frontmatter_composed_by_libyaml,
 }
 
 
