@@ -9,12 +9,13 @@ path back. Paths are matched relative to the tree being walked, with ``/`` separ
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from clarvis_lsp.discovery.fs import list_sorted
+from clarvis_lsp.discovery.fs import entry_name, list_sorted
 
 if TYPE_CHECKING:
     import pathspec
@@ -39,6 +40,19 @@ class Listings:
         if entries is None:
             entries = self._sorted[directory] = list_sorted(directory)
         return entries
+
+    def lexists(self, path: str) -> bool:
+        """``os.path.lexists(path)`` for a normalised absolute path, answered from its directory's listing when the
+        check has one (a link to a skill's references/ names a file the scan listed): a listed name exists. Any
+        other answer is asked of the file system, which also knows a name written in other case on a file system
+        that ignores case."""
+        entries = self._sorted.get(os.path.dirname(path))
+        if entries is not None:
+            name = os.path.basename(path)
+            index = bisect.bisect_left(entries, name, key=entry_name)
+            if index < len(entries) and entries[index].name == name:
+                return True
+        return os.path.lexists(path)
 
 
 @dataclass(frozen=True)
@@ -91,8 +105,9 @@ def _joined(prefix: str, relative: str) -> str:
 
 
 class Directory:
-    """One directory of a walk: its path, its path relative to the top, and its entries in sorted order (the
-    subdirectories already pruned of skipped and excluded ones). A plain slotted class: a walk makes one per
+    """One directory of a walk: its path, its path relative to the top (empty throughout a walk without exclude
+    patterns, where nothing asks), and its entries in sorted order (the subdirectories already pruned of skipped
+    and excluded ones). A plain slotted class: a walk makes one per
     directory, tens of thousands in a large tree, and a frozen dataclass costs several times more to build."""
 
     __slots__ = ("files", "path", "relative", "subdirectories")
@@ -150,4 +165,7 @@ def walk_tree(
             subdirectories.append(entry)
         current = Directory(directory, relative, files, subdirectories)
         yield current
-        stack.extend((entry.path, current.child_relative(entry.name)) for entry in reversed(subdirectories))
+        if patterns:
+            stack.extend((entry.path, current.child_relative(entry.name)) for entry in reversed(subdirectories))
+        else:  # nothing will ask where a directory lies: its relative path stays empty
+            stack.extend((entry.path, "") for entry in reversed(subdirectories))

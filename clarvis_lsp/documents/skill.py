@@ -611,6 +611,8 @@ def yaml_type_name(node: yaml.Node) -> str:
 
 def node_value(node: yaml.Node) -> Any:
     """Build the plain value of a node, iteratively, sharing aliased nodes and stopping at a node budget."""
+    if isinstance(node, yaml.ScalarNode):  # most values: nothing to share or to count
+        return _scalar(node)
     memo: dict[int, Any] = {}
     budget = [_NODE_BUDGET]
     return _build(node, memo, budget)

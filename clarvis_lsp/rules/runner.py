@@ -64,11 +64,12 @@ def run_rules(
     document: Document,
     context: Context,
     findings: Findings,
-    enabled: Enabled,
+    enabled: Enabled | None,
     *,
     frontmatter_ok: bool = True,
 ) -> None:
     """Run every step whose codes are enabled into ``findings``, each isolated from the others (``run_isolated``).
+    ``enabled`` None: ``steps`` are already those with an enabled code (``enabled_steps``).
 
     The steps add to ``findings`` directly: a per-step collector and a bound call per step were a tenth of a
     SKILL.md's rule time."""
@@ -76,7 +77,7 @@ def run_rules(
     for step in steps:
         if step.needs_frontmatter and not frontmatter_ok:
             continue
-        if not any(enabled(code) for code in step.codes):
+        if enabled is not None and not any(enabled(code) for code in step.codes):
             continue
         added_from = len(items)
         try:
@@ -84,6 +85,14 @@ def run_rules(
         except Exception as error:  # a rule's bug must not take the file's other findings with it
             del items[added_from:]
             _report_failure(step.name, error, findings)
+
+
+def enabled_steps(
+    steps: Sequence[RuleStep[Document, Context]], enabled: Enabled
+) -> tuple[RuleStep[Document, Context], ...]:
+    """The steps of a table with at least one enabled code, in order: asked once per engine rather than for every
+    step of every file (the options never change for an engine)."""
+    return tuple(step for step in steps if any(enabled(code) for code in step.codes))
 
 
 def run_isolated(name: str, check: Callable[[Findings], None], findings: Findings) -> None:

@@ -8,6 +8,7 @@ alias and the name's pattern and length come from ``clarvis_lsp.knowledge.skill`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,9 +133,11 @@ UNKNOWN_AGENT = rule(
 
 @dataclass(frozen=True)
 class SkillContext:
-    """What the workspace knows that a single SKILL.md cannot: the agents it may name."""
+    """What the workspace knows that a single SKILL.md cannot: the agents it may name, and what the scan listed."""
 
     agents: Mapping[str, object] | None = None  # qualified agent names; None when agents were not discovered
+    lexists: Callable[[str], bool] = os.path.lexists
+    """Whether a path exists (a broken symlink does): a ``--check`` answers from the listings it made."""
 
 
 def check_skill(document: SkillDocument, context: SkillContext, findings: Findings) -> None:
@@ -659,5 +662,9 @@ RULE_STEPS: tuple[RuleStep[SkillDocument, SkillContext], ...] = (
         lambda document, context, found: _check_agent(document, context, found),
         True,
     ),
-    RuleStep("skill/links", (BROKEN_LINK.code,), _without_context(check_links)),
+    RuleStep(
+        "skill/links",
+        (BROKEN_LINK.code,),
+        lambda document, context, found: check_links(document, found, context.lexists),
+    ),
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -120,7 +120,7 @@ def _block_parser() -> MarkdownIt:
 def body_links(document: SkillDocument) -> Iterator[BodyLink]:
     """Every link and image destination of the body, in the order written; definitions of reference-style links
     come where the definition is. For ``skill/broken-link`` and for an editor's document links."""
-    directory = str(document.path.parent)
+    directory = os.path.dirname(str(document.path))  # a Path built and printed costs more
     for start, written, is_image in _body_destinations(document):
         target, resolved = _resolve(written, directory)
         yield BodyLink(start, start + len(written), written, target, is_image, resolved)
@@ -498,12 +498,13 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
     return target, os.path.normpath(os.path.join(directory, path))
 
 
-def check_links(document: SkillDocument, findings: Findings) -> None:
-    """Relative links and images in the body must name files inside the skill directory."""
+def check_links(document: SkillDocument, findings: Findings, lexists: Callable[[str], bool] = os.path.lexists) -> None:
+    """Relative links and images in the body must name files inside the skill directory (``lexists``: whether a
+    path exists, ``os.path.lexists`` or what a check's listings know)."""
     destinations = _body_destinations(document)
     if not destinations:
         return
-    directory = str(document.path.parent)
+    directory = os.path.dirname(str(document.path))  # a Path built and printed costs more
     exists: dict[str, bool] = {}
     reported = 0
     lines = document.lines
@@ -519,13 +520,15 @@ def check_links(document: SkillDocument, findings: Findings) -> None:
         target, resolved = _resolve(written, directory)
         if resolved is None:
             continue
-        message = _problem(target, "Image" if is_image else "Link", resolved, directory, exists)
+        message = _problem(target, "Image" if is_image else "Link", resolved, directory, exists, lexists)
         if message is not None:
             findings.add(BROKEN_LINK.code, lines.range(start, start + len(written)), message)
             reported += 1
 
 
-def _problem(target: str, kind: str, resolved: str, directory: str, exists: dict[str, bool]) -> str | None:
+def _problem(
+    target: str, kind: str, resolved: str, directory: str, exists: dict[str, bool], lexists: Callable[[str], bool]
+) -> str | None:
     if not _is_under(resolved, directory):
         root = os.path.dirname(directory)
         if _is_under(os.path.dirname(resolved), root) and os.path.dirname(resolved) != root:  # another skill's
@@ -539,7 +542,7 @@ def _problem(target: str, kind: str, resolved: str, directory: str, exists: dict
         )
     found = exists.get(resolved)
     if found is None:
-        found = exists[resolved] = os.path.lexists(resolved)
+        found = exists[resolved] = lexists(resolved)
     if found:
         return None
     relative = Path(os.path.relpath(resolved, directory)).as_posix()

@@ -41,7 +41,7 @@ from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.agent import AgentContext, AgentFile
-from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.discovery import (
@@ -55,7 +55,7 @@ from clarvis_lsp.rules.discovery import (
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.hook_run_limit import RUN_LIMIT, check_run_limit
 from clarvis_lsp.rules.json import check_json_syntax
-from clarvis_lsp.rules.runner import collect_isolated, run_isolated, run_rules
+from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_isolated, run_rules
 from clarvis_lsp.rules.skill import SkillContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
@@ -106,6 +106,9 @@ class WorkspaceEngine:
     _ahead: dict[str, list[Diagnostic]] = field(default_factory=dict, repr=False, compare=False)
     _cross: dict[Path, list[Diagnostic]] | None = None
     _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _skill_steps: tuple[RuleStep[SkillDocument, SkillContext], ...] | None = field(
+        default=None, repr=False, compare=False
+    )  # the SKILL.md rule steps with an enabled code (is_enabled, once)
 
     # -- discovery ---------------------------------------------------------------------------------------------
 
@@ -378,9 +381,11 @@ class WorkspaceEngine:
         return str(path) in self._ahead
 
     def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
-        context = SkillContext(agents=agents)
-        frontmatter_ok = document.frontmatter_ok
-        run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
+        context = SkillContext(agents, self.listings.lexists) if self.listings is not None else SkillContext(agents)
+        steps = self._skill_steps
+        if steps is None:
+            steps = self._skill_steps = enabled_steps(runner.SKILL_RULES, self.is_enabled)
+        run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
 
     def _own_findings_ahead(self, agents: Mapping[str, AgentInfo], scan: DirScan) -> list[Diagnostic] | None:
         """A SKILL.md's own findings (``check_file``'s), computed where discovery parsed it; None for a file not in
