@@ -364,7 +364,7 @@ def scan_root(
     for name, (received, extra) in map_in_processes(read_share, list(by_name), processes, meanwhile).items():
         if received is None:
             continue
-        result = dirs[name] = _received(received, root, root_index, by_name[name].path)
+        result = dirs[name] = _received(received, root, root_index, by_name[name].path, listings)
         if alongside is not None and extra is not None and result.skill is not None:
             alongside.results[str(result.skill.path)] = extra
     if progress is not None:
@@ -413,11 +413,14 @@ def _sent(scan: DirScan) -> DirScan | _SentSkill:
     return (skill.name, skill.description, skill.parsed.text, skill.resource_paths)
 
 
-def _received(received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str) -> DirScan:
+def _received(
+    received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str, listings: Listings | None
+) -> DirScan:
     if isinstance(received, DirScan):
         return received
     name, description, text, resources = received
-    path = Path(os.path.join(dir_path, SKILL_FILE))
+    skill_md = os.path.join(dir_path, SKILL_FILE)
+    path = listings.path(skill_md) if listings is not None else Path(skill_md)
     skill = _skill_info(root, root_index, path, name, description, UnparsedSkill(path, text), resources)
     return DirScan(os.path.basename(dir_path), skill=skill)
 
@@ -535,7 +538,7 @@ def read_skill_dir(
             return DirScan(dir_name, warnings=tuple(warnings))
         text = decode(data).text
 
-    path = Path(skill_md)
+    path = listings.path(skill_md) if listings is not None else Path(skill_md)
     identity = simple_identity(text) if parse_later else None
     parsed: SkillDocument | UnparsedSkill
     if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it

@@ -13,6 +13,7 @@ import bisect
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clarvis_lsp.discovery.fs import entry_name, list_sorted
@@ -33,6 +34,15 @@ class Listings:
 
     def __init__(self) -> None:
         self._sorted: dict[str, list[os.DirEntry[str]]] = {}
+        self._paths: dict[str, Path] = {}
+
+    def path(self, text: str) -> Path:
+        """One ``Path`` for each file a check meets, whichever of discovery and the walk meets it first: a Path costs
+        more to build, print and hash than the rest of a clean SKILL.md's bookkeeping, and both meet every one."""
+        found = self._paths.get(text)
+        if found is None:
+            found = self._paths[text] = Path(text)
+        return found
 
     def sorted_entries(self, directory: str) -> list[os.DirEntry[str]]:
         """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""

@@ -273,7 +273,7 @@ class WorkspaceEngine:
                 except OSError:
                     continue
                 if is_file or is_special:
-                    path = Path(entry.path)
+                    path = self.listings.path(entry.path) if self.listings is not None else Path(entry.path)
                     if self.kind_of(path) is not None:
                         yield path
 
