@@ -1,5 +1,5 @@
 """``python -m clarvis_lsp``: the same entry point as the ``clarvis-lsp`` console script."""
 
-from clarvis_lsp.cli import main
+from clarvis_lsp.cli import run
 
-raise SystemExit(main())
+run()
