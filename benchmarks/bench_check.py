@@ -6,7 +6,9 @@ Tools, each in a child process whose CPU time (user + system, from ``os.wait4``)
   with ``--jobs 1`` (one process);
 - ``agnix`` (``pip install agnix``, the Rust linter) with ``--max-files 0`` (above 10,000 files it otherwise stops
   with "Too many files") and a configuration that excludes ``references/``, so it checks the SKILL.md files only;
-- the ``skills-ref`` reference validator's Python API (``skills_ref.validate`` on every skill directory).
+- the ``skills-ref`` reference validator's Python API (``skills_ref.validate`` on every skill directory);
+- a fixed pure-Python loop, the same at every N: how fast the host runs Python at that moment (its slow spells
+  slow Python far more than agnix's native code, which moves every ratio).
 
 Every run's exit status and number of files checked are verified: a tool that stops early or skips files fails
 the benchmark instead of looking fast. The tools run interleaved (one of each per repeat), on the one-root
@@ -46,6 +48,17 @@ directories = [Path(line) for line in sys.stdin.read().splitlines()]
 for directory in directories:
     skills_ref.validate(directory)
 print(len(directories))
+"""
+
+# A fixed pure-Python workload run beside the tools, whatever N: the host's speed for Python at that moment. This
+# machine has slow spells that slow Python 1.5-2.5x and native code hardly at all, so a ratio against agnix is read
+# together with this column (about 0.3 s on a quiet host).
+CALIBRATION = """
+import sys
+total = 0
+for number in range(5_000_000):
+    total += number & 7
+print(len(sys.stdin.read().splitlines()))
 """
 
 
@@ -102,6 +115,13 @@ def skills_ref(directories: list[Path]) -> Run:
     return Run(wall, cpu, int(out.strip()))
 
 
+def calibration(directories: list[Path]) -> Run:
+    wall, cpu, status, out = measured([sys.executable, "-c", CALIBRATION], "\n".join(map(str, directories)))
+    if status != 0:
+        raise SystemExit(f"the calibration loop exited {status}")
+    return Run(wall, cpu, int(out.strip()))
+
+
 def have(module: str) -> bool:
     return subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode == 0
 
@@ -125,6 +145,7 @@ def main() -> None:
         tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config)
     if args.layout == "one-root" and have("skills_ref"):
         tools["skills-ref"] = lambda _ws, _home, dirs: skills_ref(dirs)
+    tools["Python loop (host speed)"] = lambda _ws, _home, dirs: calibration(dirs)
     results: dict[str, dict[int, list[Run]]] = {tool: {} for tool in tools}
     print(f"| skills | {' | '.join(f'{tool} CPU (s) | wall (s)' for tool in tools)} |")
     print(f"| ---: | {' | '.join('---: | ---:' for _ in tools)} |")
@@ -154,6 +175,8 @@ def main() -> None:
 
         figure, axes = plt.subplots(figsize=(7, 4.5))
         for tool, by_count in results.items():
+            if tool.startswith("Python loop"):
+                continue  # a fixed workload, not a tool: it is in the table
             counts = sorted(by_count)
             axes.plot(counts, [statistics.median(r.cpu for r in by_count[n]) for n in counts], marker="o", label=tool)
         axes.set_xlabel("skills (SKILL.md files)")
