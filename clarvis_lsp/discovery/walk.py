@@ -117,8 +117,8 @@ def _joined(prefix: str, relative: str) -> str:
 class Directory:
     """One directory of a walk: its path, its path relative to the top (empty throughout a walk without exclude
     patterns, where nothing asks), and its entries in sorted order (the subdirectories already pruned of skipped
-    and excluded ones). A plain slotted class: a walk makes one per
-    directory, tens of thousands in a large tree, and a frozen dataclass costs several times more to build."""
+    and excluded ones). A plain slotted class: a walk makes one per directory, tens of thousands in a large tree,
+    and a frozen dataclass costs several times more to build."""
 
     __slots__ = ("files", "path", "relative", "subdirectories")
 
