@@ -12,19 +12,22 @@ The tables are plain data read at call time, so the order of the checks is visib
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from clarvis_lsp.documents.jsondoc import JsonDocument
 from clarvis_lsp.documents.skill import SkillDocument
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position, Range
-from clarvis_lsp.rules import agent, hooks, json, marketplace, plugin, settings, skill
+from clarvis_lsp.rules import agent, skill
 from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES
-from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.internal import RULE_FAILED
+
+if TYPE_CHECKING:
+    from clarvis_lsp.documents.jsondoc import JsonDocument
+    from clarvis_lsp.rules.context import JsonFileContext
 
 Document = TypeVar("Document")
 Context = TypeVar("Context")
@@ -42,21 +45,40 @@ AGENT_RULES: tuple[RuleStep[agent.AgentFile, agent.AgentContext], ...] = (
     RuleStep("agent/requires-trust", (agent.REQUIRES_TRUST.code,), agent.check_agent),
 )
 
-JSON_SYNTAX: RuleStep[JsonDocument, JsonFileContext] = RuleStep(
-    "json", family_codes("json"), lambda document, _context, findings: json.check_json_syntax(document, findings)
-)
-JSON_RULES: dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext], ...]] = {
-    FileKind.SETTINGS: (
-        JSON_SYNTAX,
-        RuleStep("settings", family_codes("settings", "hooks", "mcp"), settings.check_settings),
-    ),
-    FileKind.PLUGIN: (JSON_SYNTAX, RuleStep("plugin", family_codes("plugin", "hooks", "mcp"), plugin.check_plugin)),
-    FileKind.HOOKS: (JSON_SYNTAX, RuleStep("hooks", family_codes("hooks"), hooks.check_hooks_file)),
-    FileKind.MARKETPLACE: (
-        JSON_SYNTAX,
-        RuleStep("marketplace", family_codes("marketplace"), marketplace.check_marketplace),
-    ),
-}
+JSON_KINDS = frozenset({FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS, FileKind.MARKETPLACE})
+"""The file kinds ``json_rules`` has steps for."""
+
+
+@functools.cache
+def json_syntax() -> RuleStep[JsonDocument, JsonFileContext]:
+    """The JSON syntax step every JSON kind runs first (see ``json_rules``)."""
+    from clarvis_lsp.rules import json
+
+    return RuleStep(
+        "json", family_codes("json"), lambda document, _context, findings: json.check_json_syntax(document, findings)
+    )
+
+
+@functools.cache
+def json_rules() -> dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext], ...]]:
+    """The steps of each JSON kind. Built on first use: importing the JSON rule families (and the JSON document
+    model and schemas they use) was a fifth of a check's start-up, spent even on a tree of SKILL.md files alone.
+    Each family declares its codes in the catalogue as it is imported, before they are asked about here."""
+    from clarvis_lsp.rules import hooks, marketplace, plugin, settings
+
+    syntax = json_syntax()
+    return {
+        FileKind.SETTINGS: (
+            syntax,
+            RuleStep("settings", family_codes("settings", "hooks", "mcp"), settings.check_settings),
+        ),
+        FileKind.PLUGIN: (syntax, RuleStep("plugin", family_codes("plugin", "hooks", "mcp"), plugin.check_plugin)),
+        FileKind.HOOKS: (syntax, RuleStep("hooks", family_codes("hooks"), hooks.check_hooks_file)),
+        FileKind.MARKETPLACE: (
+            syntax,
+            RuleStep("marketplace", family_codes("marketplace"), marketplace.check_marketplace),
+        ),
+    }
 
 
 def run_rules(

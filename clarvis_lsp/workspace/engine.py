@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clarvis_lsp.discovery import (
     AgentInfo,
@@ -33,17 +34,16 @@ from clarvis_lsp.discovery import (
 from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
 from clarvis_lsp.discovery.scan import AlongsideWork, DirScan, ScanProgress
 from clarvis_lsp.discovery.walk import Excludes, Listings, walk_tree
-from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Position, Range
+from clarvis_lsp.knowledge.layout import settings_file
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.agent import AgentContext, AgentFile
 from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES
-from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.discovery import (
     SYMLINK_IGNORED,
     UNREADABLE,
@@ -53,10 +53,11 @@ from clarvis_lsp.rules.discovery import (
     paths_of_name,
 )
 from clarvis_lsp.rules.file import check_encoding
-from clarvis_lsp.rules.hook_run_limit import RUN_LIMIT, check_run_limit
-from clarvis_lsp.rules.json import check_json_syntax
 from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_isolated, run_rules
 from clarvis_lsp.rules.skill import SkillContext
+
+if TYPE_CHECKING:
+    from clarvis_lsp.rules.context import JsonFileContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
 
@@ -366,8 +367,10 @@ class WorkspaceEngine:
             agent_file, where = AgentFile(path, text), AgentContext(self.directory)
             run_rules(runner.AGENT_RULES, agent_file, where, findings, self.is_enabled)
             return findings.items
-        steps = runner.JSON_RULES.get(kind) if kind is not None else None
+        steps = runner.json_rules().get(kind) if kind in runner.JSON_KINDS else None
         if steps:
+            from clarvis_lsp.documents.jsondoc import parse_json
+
             read = self.read(path)
             if read is None:
                 return []
@@ -417,7 +420,10 @@ class WorkspaceEngine:
             frontmatter_ok = document.frontmatter_ok
             context = SkillContext(agents=None)
             run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
-        elif kind in runner.JSON_RULES and any(self.is_enabled(code) for code in runner.JSON_SYNTAX.codes):
+        elif kind in runner.JSON_KINDS and any(self.is_enabled(code) for code in runner.json_syntax().codes):
+            from clarvis_lsp.documents.jsondoc import parse_json
+            from clarvis_lsp.rules.json import check_json_syntax
+
             json_document = parse_json(text)
             run_isolated("json", lambda own: check_json_syntax(json_document, own), findings)
         return findings.items
@@ -432,6 +438,8 @@ class WorkspaceEngine:
         return enabled
 
     def json_context(self, path: Path) -> JsonFileContext:
+        from clarvis_lsp.rules.context import JsonFileContext
+
         found = self.discovered
         return JsonFileContext(
             path=path,
@@ -452,21 +460,12 @@ class WorkspaceEngine:
     def cross_by_path(self) -> dict[Path, list[Diagnostic]]:
         """The cross-file findings by file, computed once and then kept up to date by ``update``."""
         if self._cross is None:
-            settings = self.directory / ".clarvis" / "settings.json"
             registry = self.discovered.registry
             found = collect_isolated(
                 "discovery", self.directory, lambda: check_discovery(registry, strict=self.config.strict)
             )
             found.extend(manifest_findings(self.discovered.context_warnings))
-            found.extend(
-                collect_isolated(
-                    "hooks/run-limit",
-                    settings,
-                    lambda: check_run_limit(
-                        self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
-                    ),
-                )
-            )
+            found.extend(self._run_limit_findings())
             by_path: dict[Path, list[Diagnostic]] = {}
             for diagnostic in found:
                 by_path.setdefault(diagnostic.path, []).append(diagnostic)
@@ -517,6 +516,8 @@ class WorkspaceEngine:
         plugins, the enabled plugins and the agents again, keep every skill root's scan that is still configured,
         and recompute the cross-file findings (the discovery findings only when the roots changed). Returns the
         edited files and those whose cross-file findings changed."""
+        from clarvis_lsp.rules.hook_run_limit import RUN_LIMIT  # an editor's path: the module is likely loaded
+
         before = self._discovered
         assert before is not None
         old_cross = self.cross_by_path()
@@ -534,19 +535,32 @@ class WorkspaceEngine:
             cross = {path: found for path, found in kept.items() if found}
             for diagnostic in manifest_findings(self._discovered.context_warnings):
                 cross.setdefault(diagnostic.path, []).append(diagnostic)
-            settings = self.directory / ".clarvis" / "settings.json"
-            for diagnostic in collect_isolated(
-                "hooks/run-limit",
-                settings,
-                lambda: check_run_limit(
-                    self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
-                ),
-            ):
+            for diagnostic in self._run_limit_findings():
                 cross.setdefault(diagnostic.path, []).append(diagnostic)
             self._cross = cross
         new_cross = self.cross_by_path()
         changed = {path for path in old_cross.keys() | new_cross.keys() if old_cross.get(path) != new_cross.get(path)}
         return paths | changed
+
+    def _run_limit_findings(self) -> list[Diagnostic]:
+        """``hooks/run-limit`` over the hooks of every source a run takes them from (``hook_sources``): the
+        settings files and the enabled plugins. With neither, there is nothing to count, and its module (with the
+        JSON document model it reads them with) is not imported: a tree of SKILL.md files alone never needs it."""
+        settings = settings_file(self.directory)
+        candidates = [settings, settings_file(self.home)] if self.config.include_user else [settings]
+        if not self.discovered.enabled_plugins and not any(
+            path in self.overlay or os.path.lexists(path) for path in candidates
+        ):
+            return []
+        from clarvis_lsp.rules.hook_run_limit import check_run_limit
+
+        return collect_isolated(
+            "hooks/run-limit",
+            settings,
+            lambda: check_run_limit(
+                self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
+            ),
+        )
 
     def read_base(self, path: Path) -> str:
         """Below which directory no symlink may lead a read of ``path`` when symlinks are off: the workspace, or

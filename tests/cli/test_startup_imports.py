@@ -81,6 +81,30 @@ def test_a_workspace_without_configuration_loads_no_heavy_library(workspace: Pat
     assert loaded(imported, "pygls", "lsprotocol") == []
 
 
+JSON_MACHINERY = (
+    "clarvis_lsp.documents.jsondoc",
+    "clarvis_lsp.rules.settings",
+    "clarvis_lsp.rules.hooks",
+    "clarvis_lsp.rules.hook_run_limit",
+    "clarvis_lsp.rules.plugin",
+    "clarvis_lsp.rules.marketplace",
+    "clarvis_lsp.rules.mcp",
+    "clarvis_lsp.rules.json",
+)
+
+
+def test_a_tree_of_skills_alone_loads_no_json_rule(tmp_path: Path) -> None:
+    """A repository of published skills has no settings, plugin or marketplace file: its check never imports the
+    JSON rule families or the JSON document model, and still reports what it did (the same findings as a check
+    of the same skills beside a settings file, which loads them)."""
+    skills = {path: text for path, text in FILES.items() if path.endswith(".md")}
+    alone, imported = check(make_workspace(tmp_path / "alone", skills))
+    assert sorted(name for name in imported if name in JSON_MACHINERY) == []
+    beside, imported = check(make_workspace(tmp_path / "beside", {**skills, ".clarvis/settings.json": "{}\n"}))
+    assert sorted(name for name in imported if name in JSON_MACHINERY) == sorted(JSON_MACHINERY)
+    assert alone["diagnostics"] == beside["diagnostics"] and alone["diagnostics"], alone
+
+
 def test_the_cli_flags_need_no_validation_library(workspace: Path) -> None:
     flags = ("--strict", "--no-follow-symlinks", "--preset", "clarvis", "--select", "skill,discovery")
     _, imported = check(workspace, *flags, "--ignore", "skill/broken-link", "--root", ".clarvis/skills:workspace")
