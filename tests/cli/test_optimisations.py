@@ -7,8 +7,9 @@ the shared directory listings (``Listings``), the fast scan of plainly structure
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
 split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
 (``check_ahead``), and the name and description of a plainly simple frontmatter read without composing it
-(``SIMPLE_IDENTITY``), and such a frontmatter composed without libyaml (``SIMPLE_COMPOSE``). The reports must be
-equal, finding for finding.
+(``SIMPLE_IDENTITY``), and such a frontmatter composed without libyaml (``SIMPLE_COMPOSE``), and plainly laid out
+resources listed without the general walk (``PLAIN_RESOURCES_FAST_PATH``). The reports must be equal, finding for
+finding.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.check import CheckRequest, check_paths
-from clarvis_lsp.discovery import fs, walk
+from clarvis_lsp.discovery import fs, scan, walk
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents import text
 from clarvis_lsp.memory import paused_collector
@@ -129,6 +130,13 @@ def _every_frontmatter_composed_by_libyaml(monkeypatch: pytest.MonkeyPatch) -> I
 
 
 @contextlib.contextmanager
+def _every_resource_walked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with monkeypatch.context() as patch:
+        patch.setattr(scan, "PLAIN_RESOURCES_FAST_PATH", False)
+        yield
+
+
+@contextlib.contextmanager
 def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield  # the plain run is not wrapped in a paused collector at all
 
@@ -141,6 +149,7 @@ SWITCHES = {
     "checked where discovery reads it": _checked_after_discovery,
     "simple frontmatter read without a parse": _every_skill_parsed_at_once,
     "simple frontmatter composed without libyaml": _every_frontmatter_composed_by_libyaml,
+    "plain resources listed without the walk": _every_resource_walked,
 }
 
 
