@@ -17,9 +17,10 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -87,11 +88,16 @@ def _without_shared_listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         yield
 
 
-@contextlib.contextmanager
-def _without_fast_scan(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    with monkeypatch.context() as patch:
-        patch.setattr(skill_links, "FAST_PATH", False)
-        yield
+def _flag_off(module: ModuleType, flag: str) -> Callable[[pytest.MonkeyPatch], contextlib.AbstractContextManager[None]]:
+    """A switch that turns a module's optimisation flag off for the run."""
+
+    @contextlib.contextmanager
+    def switched(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+        with monkeypatch.context() as patch:
+            patch.setattr(module, flag, False)
+            yield
+
+    return switched
 
 
 @contextlib.contextmanager
@@ -116,40 +122,19 @@ def _checked_after_discovery(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _every_skill_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    with monkeypatch.context() as patch:
-        patch.setattr(skill_document, "SIMPLE_IDENTITY", False)
-        yield
-
-
-@contextlib.contextmanager
-def _every_frontmatter_composed_by_libyaml(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    with monkeypatch.context() as patch:
-        patch.setattr(skill_document, "SIMPLE_COMPOSE", False)
-        yield
-
-
-@contextlib.contextmanager
-def _every_resource_walked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    with monkeypatch.context() as patch:
-        patch.setattr(scan, "PLAIN_RESOURCES_FAST_PATH", False)
-        yield
-
-
-@contextlib.contextmanager
 def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield  # the plain run is not wrapped in a paused collector at all
 
 
 SWITCHES = {
     "shared listings": _without_shared_listings,
-    "fast link scan": _without_fast_scan,
+    "fast link scan": _flag_off(skill_links, "FAST_PATH"),
     "collector paused": _collector_running,
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
-    "simple frontmatter read without a parse": _every_skill_parsed_at_once,
-    "simple frontmatter composed without libyaml": _every_frontmatter_composed_by_libyaml,
-    "plain resources listed without the walk": _every_resource_walked,
+    "simple frontmatter read without a parse": _flag_off(skill_document, "SIMPLE_IDENTITY"),
+    "simple frontmatter composed without libyaml": _flag_off(skill_document, "SIMPLE_COMPOSE"),
+    "plain resources listed without the walk": _flag_off(scan, "PLAIN_RESOURCES_FAST_PATH"),
 }
 
 
