@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from clarvis_lsp.discovery.errors import SkillError
-from clarvis_lsp.discovery.fs import entry_name, is_within, list_sorted, read_regular_file, reason
+from clarvis_lsp.discovery.fs import entry_name, is_within, read_regular_file, reason
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
-from clarvis_lsp.discovery.walk import Listings
+from clarvis_lsp.discovery.walk import Listings, file_path, sorted_listing
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill, simple_identity
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
@@ -325,7 +325,7 @@ def scan_root(
             )
             return RootScan(root, root_index, {}, root_warnings)
     try:
-        entries = listings.sorted_entries(root.path) if listings is not None else list_sorted(root.path)
+        entries = sorted_listing(root.path, listings)
     except (FileNotFoundError, NotADirectoryError):
         return RootScan(root, root_index, {}, ())
     except OSError as error:
@@ -420,7 +420,7 @@ def _received(
         return received
     name, description, text, resources = received
     skill_md = os.path.join(dir_path, SKILL_FILE)
-    path = listings.path(skill_md) if listings is not None else Path(skill_md)
+    path = file_path(skill_md, listings)
     skill = _skill_info(root, root_index, path, name, description, UnparsedSkill(path, text), resources)
     return DirScan(os.path.basename(dir_path), skill=skill)
 
@@ -491,7 +491,7 @@ def read_skill_dir(
     entry: os.DirEntry[str] | None = None
     resource_entries: list[os.DirEntry[str]] = []
     try:
-        children = listings.sorted_entries(dir_path) if listings is not None else list_sorted(dir_path)
+        children = sorted_listing(dir_path, listings)
         for child in children:
             if child.name == SKILL_FILE:
                 entry = child
@@ -538,7 +538,7 @@ def read_skill_dir(
             return DirScan(dir_name, warnings=tuple(warnings))
         text = decode(data).text
 
-    path = listings.path(skill_md) if listings is not None else Path(skill_md)
+    path = file_path(skill_md, listings)
     identity = simple_identity(text) if parse_later else None
     parsed: SkillDocument | UnparsedSkill
     if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it
@@ -655,7 +655,7 @@ def _collect_resources(
             continue
         budget -= 1
         try:
-            listed = listings.sorted_entries(entry.path) if listings is not None else list_sorted(entry.path)
+            listed = sorted_listing(entry.path, listings)
         except OSError as error:
             message = f"Resource directory {entry.path} cannot be read: {reason(error)}"
             warnings.append(_warning("unreadable", entry.path, message, root_index))
@@ -679,7 +679,7 @@ def _plain_resources(present: list[os.DirEntry[str]], listings: Listings | None)
         if entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
             return None
         try:
-            listed = listings.sorted_entries(entry.path) if listings is not None else list_sorted(entry.path)
+            listed = sorted_listing(entry.path, listings)
         except OSError:
             return None
         for child in listed:

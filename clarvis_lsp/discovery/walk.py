@@ -65,6 +65,17 @@ class Listings:
         return os.path.lexists(path)
 
 
+def sorted_listing(directory: str, listings: Listings | None) -> list[os.DirEntry[str]]:
+    """The entries of ``directory`` sorted by name, from a check's shared ``listings`` when there are some (raises
+    ``OSError`` as ``os.scandir`` does)."""
+    return listings.sorted_entries(directory) if listings is not None else list_sorted(directory)
+
+
+def file_path(text: str, listings: Listings | None) -> Path:
+    """The ``Path`` of a file, the one a check's ``listings`` already made when there are some."""
+    return listings.path(text) if listings is not None else Path(text)
+
+
 @dataclass(frozen=True)
 class Excludes:
     """The configured exclude patterns, compiled once. ``base`` is where a walk starts relative to the directory

@@ -67,7 +67,7 @@ def json_rules() -> dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext]
     from clarvis_lsp.rules import hooks, marketplace, plugin, settings
 
     syntax = json_syntax()
-    return {
+    table: dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext], ...]] = {
         FileKind.SETTINGS: (
             syntax,
             RuleStep("settings", family_codes("settings", "hooks", "mcp"), settings.check_settings),
@@ -79,6 +79,8 @@ def json_rules() -> dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext]
             RuleStep("marketplace", family_codes("marketplace"), marketplace.check_marketplace),
         ),
     }
+    assert table.keys() == JSON_KINDS  # the kinds asked about before the families are imported
+    return table
 
 
 def run_rules(

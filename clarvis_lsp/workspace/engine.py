@@ -33,7 +33,7 @@ from clarvis_lsp.discovery import (
 )
 from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
 from clarvis_lsp.discovery.scan import AlongsideWork, DirScan, ScanProgress
-from clarvis_lsp.discovery.walk import Excludes, Listings, walk_tree
+from clarvis_lsp.discovery.walk import Excludes, Listings, file_path, walk_tree
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.file_kinds import FileKind, file_kind
@@ -274,7 +274,7 @@ class WorkspaceEngine:
                 except OSError:
                     continue
                 if is_file or is_special:
-                    path = self.listings.path(entry.path) if self.listings is not None else Path(entry.path)
+                    path = file_path(entry.path, self.listings)
                     if self.kind_of(path) is not None:
                         yield path
 
@@ -385,10 +385,14 @@ class WorkspaceEngine:
 
     def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
         context = SkillContext(agents, self.listings.lexists) if self.listings is not None else SkillContext(agents)
-        steps = self._skill_steps
-        if steps is None:
-            steps = self._skill_steps = enabled_steps(runner.SKILL_RULES, self.is_enabled)
+        steps = self._enabled_skill_steps()
         run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
+
+    def _enabled_skill_steps(self) -> tuple[RuleStep[SkillDocument, SkillContext], ...]:
+        """The SKILL.md rule steps with an enabled code, chosen on first use (the options never change)."""
+        if self._skill_steps is None:
+            self._skill_steps = enabled_steps(runner.SKILL_RULES, self.is_enabled)
+        return self._skill_steps
 
     def _own_findings_ahead(self, agents: Mapping[str, AgentInfo], scan: DirScan) -> list[Diagnostic] | None:
         """A SKILL.md's own findings (``check_file``'s), computed where discovery parsed it; None for a file not in
@@ -417,9 +421,8 @@ class WorkspaceEngine:
         text, findings = read
         if kind is FileKind.SKILL:
             document = parse_skill(path, text)
-            frontmatter_ok = document.frontmatter_ok
-            context = SkillContext(agents=None)
-            run_rules(runner.SKILL_RULES, document, context, findings, self.is_enabled, frontmatter_ok=frontmatter_ok)
+            steps, context = self._enabled_skill_steps(), SkillContext(agents=None)
+            run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
         elif kind in runner.JSON_KINDS and any(self.is_enabled(code) for code in runner.json_syntax().codes):
             from clarvis_lsp.documents.jsondoc import parse_json
             from clarvis_lsp.rules.json import check_json_syntax
