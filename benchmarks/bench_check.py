@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import ONE_ROOT, ROOTS, generate
+from installed import clarvis_lsp
 
 WORK = Path(__file__).parent / ".work"
 AGNIX_CONFIG = 'exclude = ["**/references/**", "node_modules/**", ".git/**"]\nmax_files_to_validate = 0\n'
@@ -70,21 +71,28 @@ class Run:
 
 
 def measured(command: list[str], stdin: str = "") -> tuple[float, float, int, str]:
-    """Wall seconds, CPU seconds (user + system of the child alone), exit status and standard output."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as given:
+    """Wall seconds, CPU seconds (user + system of the child alone), exit status and standard output. A tool that
+    prints no readable report stops the benchmark with what it wrote to standard error (a crash exits 1 too, the
+    status of a check with findings)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as given:
         given.write(stdin.encode())
         given.seek(0)
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdin=given, stdout=out, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(command, stdin=given, stdout=out, stderr=err)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        return wall, usage.ru_utime + usage.ru_stime, process.returncode, out.read().decode()
+        text = out.read().decode()
+        if not text.strip():
+            err.seek(0)
+            why = err.read().decode()[-2000:]
+            raise SystemExit(f"{command[0]} printed nothing (exit {process.returncode}):\n{why}")
+        return wall, usage.ru_utime + usage.ru_stime, process.returncode, text
 
 
 def clarvis(workspace: Path, home: Path, layout: str, jobs: int | None = None) -> Run:
-    command = [sys.executable, "-m", "clarvis_lsp", "--check", str(workspace), "--format", "json"]
+    command = [clarvis_lsp(), "--check", str(workspace), "--format", "json"]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
     if layout == "one-root":

@@ -32,6 +32,7 @@ from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import generate
+from installed import clarvis_lsp
 
 WORK = Path(__file__).parent / ".work"
 
@@ -148,7 +149,7 @@ async def run(skills: int, edits: int) -> dict[str, float]:
     bench = Bench()
     client = bench.client
     # The personal roots of the corpus are the server's home, so all four roots (N skills) are discovered.
-    await client.start_io(sys.executable, "-m", "clarvis_lsp", "--stdio", env={**os.environ, "HOME": str(home)})
+    await client.start_io(clarvis_lsp(), "--stdio", env={**os.environ, "HOME": str(home)})
     capabilities = types.ClientCapabilities(
         window=types.WindowClientCapabilities(work_done_progress=True),
         workspace=types.WorkspaceClientCapabilities(configuration=True),
