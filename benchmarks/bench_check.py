@@ -7,6 +7,7 @@ Tools, each in a child process whose CPU time (user + system, from ``os.wait4``)
 - ``agnix`` (``pip install agnix``, the Rust linter) with ``--max-files 0`` (above 10,000 files it otherwise stops
   with "Too many files") and a configuration that excludes ``references/``, so it checks the SKILL.md files only;
 - the ``skills-ref`` reference validator's Python API (``skills_ref.validate`` on every skill directory);
+- ``clarvis-lsp`` on an empty workspace: its start-up (interpreter and imports), the same at every N;
 - a fixed pure-Python loop, the same at every N: how fast the host runs Python at that moment (its slow spells
   slow Python far more than agnix's native code, which moves every ratio).
 
@@ -40,6 +41,7 @@ from generate import ONE_ROOT, ROOTS, generate
 from installed import clarvis_lsp
 
 WORK = Path(__file__).parent / ".work"
+START_UP = "clarvis-lsp start-up (empty workspace)"
 AGNIX_CONFIG = 'exclude = ["**/references/**", "node_modules/**", ".git/**"]\nmax_files_to_validate = 0\n'
 SKILLS_REF = """
 import sys
@@ -153,6 +155,11 @@ def main() -> None:
         tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config)
     if args.layout == "one-root" and have("skills_ref"):
         tools["skills-ref"] = lambda _ws, _home, dirs: skills_ref(dirs)
+    # What every run of clarvis-lsp pays before its first file (the interpreter, the imports): a check of an empty
+    # workspace. Read beside the others, it is the share of start-up in each row.
+    empty = WORK / "empty" / "ws"
+    (empty / ONE_ROOT.removeprefix("ws/")).mkdir(parents=True, exist_ok=True)
+    tools[START_UP] = lambda _ws, home, _dirs: clarvis(empty, home, "one-root")
     tools["Python loop (host speed)"] = lambda _ws, _home, dirs: calibration(dirs)
     results: dict[str, dict[int, list[Run]]] = {tool: {} for tool in tools}
     print(f"| skills | {' | '.join(f'{tool} CPU (s) | wall (s)' for tool in tools)} |")
@@ -165,6 +172,8 @@ def main() -> None:
             for tool, run in tools.items():  # interleaved: a slow moment of the machine hits every tool alike
                 result = run(workspace, home, directories)
                 expected = len(directories) if not tool.startswith("clarvis-lsp") or args.layout == "one-root" else None
+                if tool == START_UP:
+                    expected = 0
                 if expected is not None and result.files != expected:
                     raise SystemExit(f"{tool} checked {result.files} files of {expected} at N={count}")
                 results[tool].setdefault(count, []).append(result)
@@ -183,8 +192,8 @@ def main() -> None:
 
         figure, axes = plt.subplots(figsize=(7, 4.5))
         for tool, by_count in results.items():
-            if tool.startswith("Python loop"):
-                continue  # a fixed workload, not a tool: it is in the table
+            if tool.startswith("Python loop") or tool == START_UP:
+                continue  # fixed workloads, not tools checking N files: they are in the table
             counts = sorted(by_count)
             axes.plot(counts, [statistics.median(r.cpu for r in by_count[n]) for n in counts], marker="o", label=tool)
         axes.set_xlabel("skills (SKILL.md files)")
