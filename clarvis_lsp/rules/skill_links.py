@@ -58,10 +58,12 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _BACKTICKS = re.compile(r"`+")
 _ESCAPED = re.compile(r"\\[\\\[\]()<>`]")
 _BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# The markers that open quotes and list items at the start of a line, with the spaces between them.
+_CONTAINER_MARKERS = r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*"
 # A definition may start a quote's or a list item's text (markers before its `[`, none of them a `[`); its label
 # holds more than white space.
 _DEFINITION = re.compile(
-    r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*\[(?![ \t]*\])(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
+    _CONTAINER_MARKERS + r"\[(?![ \t]*\])(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
     r"(<[^<>\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))+)",  # parentheses balance, as in a link
     re.MULTILINE,
 )
@@ -202,8 +204,7 @@ _HTML_START = re.compile(r"<[A-Za-z!/?]")
 _FENCE_INSIDE_A_LINE = re.compile(r"^(?! {0,3}(?:```|~~~)).*?(?:```|~~~)", re.MULTILINE)
 # A quote or a list item whose text may start indented as code (after `>` and two spaces, or a list marker and five).
 _CONTAINER_INDENT = re.compile(
-    r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*"
-    r"(?:>(?:  |[ ]?\t)|(?:[-*+]|[0-9]{1,9}[.)])(?: {5}| {0,4}\t))",
+    _CONTAINER_MARKERS + r"(?:>(?:  |[ ]?\t)|(?:[-*+]|[0-9]{1,9}[.)])(?: {5}| {0,4}\t))",
     re.MULTILINE,
 )
 # A line indented as code (four spaces or a tab before its text), at the start or after a line break: two
