@@ -196,13 +196,13 @@ def _explain(code: str) -> int:
     return EXIT_OK
 
 
-def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
+def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] | int:
+    """The check the command line asks for and the request that made it, or the usage status after the message
+    when the request cannot be checked."""
     from pathlib import Path
 
     from clarvis_lsp.check import CheckRequest, UsageError, check_paths
     from clarvis_lsp.discovery import SkillRootInput, StartupError
-    from clarvis_lsp.findings import Severity
-    from clarvis_lsp.memory import bulk_allocation
     from clarvis_lsp.project_config import RootSpec
 
     overrides: dict[str, object] = {}
@@ -236,8 +236,28 @@ def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
         print(f"clarvis-lsp: Workspace {kind}: {os.path.abspath(args.workspace)}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        with bulk_allocation():  # a check is one scan, then the process exits
-            report = check_paths(request)
+        return check_paths(request), request
+    except (StartupError, UsageError) as error:
+        return _refused(error)
+
+
+def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
+    from clarvis_lsp.memory import bulk_allocation
+
+    # A check is one scan, then the process exits. The collector is paused from here to the end of the scan, the
+    # checker's modules included: importing them allocates as much as a few hundred skills do, and the collections
+    # it triggered were a tenth of a check of an empty workspace (benchmarks/README.md).
+    with bulk_allocation():
+        checked = _first_check(args)
+    if isinstance(checked, int):
+        return checked
+    report, request = checked
+
+    from clarvis_lsp.check import UsageError
+    from clarvis_lsp.discovery import StartupError
+    from clarvis_lsp.findings import Severity
+
+    try:
         if args.list:
             print(_format_list(report), end="")
             return EXIT_USAGE if report.config_failed else EXIT_OK
@@ -246,8 +266,7 @@ def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
         elif args.diff:
             _print_diff(report, unsafe=args.unsafe_fixes)
     except (StartupError, UsageError) as error:
-        print(f"clarvis-lsp: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return _refused(error)
     _print_result(report, args.format)
     for load in report.config_loads:
         if load.status == "error":
@@ -261,6 +280,12 @@ def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
     if exit_when_done:
         _exit_now(status)  # the report is still alive here: nothing is freed on the way out
     return status
+
+
+def _refused(error: Exception) -> int:
+    """A configuration or a request that cannot be checked: one line on standard error, the usage status."""
+    print(f"clarvis-lsp: {error}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _exit_now(status: int) -> NoReturn:
