@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -281,6 +282,23 @@ def test_explain_prints_the_rule_documentation() -> None:
     unknown = run(Path.cwd(), "--explain", "skill/unknwn-field")
     assert unknown.returncode == 2
     assert 'Did you mean "skill/unknown-field"?' in unknown.stderr
+
+
+@pytest.mark.parametrize("columns", [70, 100])
+def test_help_is_wrapped_to_the_terminal_width(columns: int) -> None:
+    """``COLUMNS`` sets the width of ``--help`` as argparse's own default formatter reads it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "clarvis_lsp", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": str(columns)},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "--check" in result.stdout and len(lines) > 20
+    assert max(map(len, lines)) <= columns - 2  # argparse keeps two columns free
+    assert max(map(len, lines)) > columns - 20  # and fills the width it was given
 
 
 def test_fix_applies_only_safe_fixes_and_keeps_the_rest_of_the_bytes(tmp_path: Path, home: Path) -> None:

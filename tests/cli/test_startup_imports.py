@@ -105,6 +105,14 @@ def test_a_tree_of_skills_alone_loads_no_json_rule(tmp_path: Path) -> None:
     assert alone["diagnostics"] == beside["diagnostics"] and alone["diagnostics"], alone
 
 
+def test_the_command_line_is_read_without_shutil(workspace: Path) -> None:
+    """argparse imports ``shutil`` (and with it ``bz2`` and ``lzma``) to learn the terminal's width for each
+    formatter it builds, one per option; the command's formatter is told the width instead, so a check never
+    loads them (``test_cli`` holds the help text to the width)."""
+    _, imported = check(workspace)
+    assert loaded(imported, "shutil", "bz2", "lzma") == []
+
+
 def test_the_cli_flags_need_no_validation_library(workspace: Path) -> None:
     flags = ("--strict", "--no-follow-symlinks", "--preset", "clarvis", "--select", "skill,discovery")
     _, imported = check(workspace, *flags, "--ignore", "skill/broken-link", "--root", ".clarvis/skills:workspace")
