@@ -283,6 +283,10 @@ class AlongsideWork(Generic[T]):
 
     compute: Callable[[DirScan], T | None]
     results: dict[str, T] = field(default_factory=dict)
+    wanted: Callable[[str], bool] = field(default=lambda _skill_md: True)
+    """Whether ``compute`` has work for the SKILL.md at this path. The others are parsed only if something asks
+    (``simple_identity``), as in a scan without alongside work: a pre-commit check of one file in a root of
+    thousands of skills parsed every one of them."""
     meanwhile: Callable[[], None] | None = None
     """Other work of the caller, done while worker processes read their shares of the first root spread over
     processes (``map_in_processes``); with no root spread it is not called, so it must be callable again after
@@ -350,7 +354,9 @@ def scan_root(
             if progress is not None and not in_child and read_here % PROGRESS_EVERY == 0:
                 progress(root_index, min(read_here * processes, len(entries)), len(entries))
             read_here += 1
-            result = _read_entry(root, root_index, config, by_name[name], ov, listings, alongside is None)
+            entry = by_name[name]
+            parse_later = alongside is None or not alongside.wanted(os.path.join(entry.path, SKILL_FILE))
+            result = _read_entry(root, root_index, config, entry, ov, listings, parse_later)
             if config.strict and result is not None and result.skill is not None:  # one process: names in order
                 kept = seen.setdefault(result.skill.name, result.skill)
                 if kept is not result.skill:

@@ -189,7 +189,11 @@ class WorkspaceEngine:
             registry = reuse.with_roots(skill_config, self.overlay)
         else:
             alongside = (
-                AlongsideWork(partial(self._own_findings_ahead, agents), meanwhile=meanwhile)
+                AlongsideWork(
+                    partial(self._own_findings_ahead, agents),
+                    meanwhile=meanwhile,
+                    wanted=lambda skill_md: skill_md.startswith(self.check_ahead),
+                )
                 if self.check_ahead or meanwhile is not None
                 else None
             )

@@ -9,7 +9,8 @@ split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run a
 (``check_ahead``), and the name and description of a plainly simple frontmatter read without composing it
 (``SIMPLE_IDENTITY``), and such a frontmatter composed without libyaml (``SIMPLE_COMPOSE``), and plainly laid out
 resources listed without the general walk (``PLAIN_RESOURCES_FAST_PATH``). The reports must be equal, finding for
-finding.
+finding. A check of some of the files (as pre-commit runs it) parses only the skills it checks, and reports what it
+reported when discovery parsed every skill it read.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -194,3 +196,53 @@ def test_the_split_by_string_search_matches_the_line_index(monkeypatch: pytest.M
     fast = shape(skill_document.parse_skill(path, source))
     monkeypatch.setattr(skill_document, "SPLIT_FAST_PATH", False)
     assert shape(skill_document.parse_skill(path, source)) == fast
+
+
+@contextlib.contextmanager
+def _every_skill_parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Discovery parses every skill it reads when it runs a check's rules alongside, as it did before a check of
+    some files left the others to be parsed when asked."""
+
+    class EveryOne(scan.AlongsideWork):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.wanted = lambda _skill_md: True
+
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "AlongsideWork", EveryOne)
+        yield
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_check_of_some_files_parses_only_those_and_finds_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    ws, home = _corpus(tmp_path, seed)
+    skills = sorted(ws.glob(".clarvis/skills/*/SKILL.md"))
+    targets = [str(path) for path in skills[::4]] + [str(ws / ".agents")]
+    parsed: list[str] = []
+    parse = skill_document.parse_skill
+
+    def counted(path: Path, source: str) -> skill_document.SkillDocument:
+        parsed.append(str(path))
+        return parse(path, source)
+
+    monkeypatch.setattr(scan, "parse_skill", counted)
+
+    def report() -> tuple[list[tuple[str, str, int, int, str]], int]:
+        parsed.clear()
+        request = CheckRequest(paths=targets, cwd=ws, home=home, overrides={})
+        with paused_collector():
+            diagnostics = check_paths(request).result.diagnostics
+        found = sorted(
+            (os.fspath(item.path), item.code, item.range.start.line, item.range.start.character, item.message)
+            for item in diagnostics
+        )
+        return found, len(parsed)
+
+    some, parsed_some = report()
+    with _every_skill_parsed(monkeypatch):
+        every, parsed_every = report()
+    assert some and {code for _path, code, *_rest in some} >= {"discovery/shadowed", "skill/broken-link"}
+    assert some == every
+    assert parsed_some < parsed_every  # the skills of other files were left unparsed
