@@ -41,7 +41,6 @@ from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.knowledge.layout import settings_file
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
-from clarvis_lsp.rules.agent import AgentContext, AgentFile
 from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.discovery import (
@@ -368,8 +367,10 @@ class WorkspaceEngine:
             if read is None:
                 return []
             text, findings = read
+            from clarvis_lsp.rules.agent import AgentContext, AgentFile
+
             agent_file, where = AgentFile(path, text), AgentContext(self.directory)
-            run_rules(runner.AGENT_RULES, agent_file, where, findings, self.is_enabled)
+            run_rules(runner.agent_rules(), agent_file, where, findings, self.is_enabled)
             return findings.items
         steps = runner.json_rules().get(kind) if kind in runner.JSON_KINDS else None
         if steps:
