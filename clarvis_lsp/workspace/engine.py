@@ -191,7 +191,7 @@ class WorkspaceEngine:
                 AlongsideWork(
                     partial(self._own_findings_ahead, agents),
                     meanwhile=meanwhile,
-                    wanted=lambda skill_md: skill_md.startswith(self.check_ahead),
+                    wanted=self._checks_ahead,
                 )
                 if self.check_ahead or meanwhile is not None
                 else None
@@ -399,11 +399,15 @@ class WorkspaceEngine:
             self._skill_steps = enabled_steps(runner.SKILL_RULES, self.is_enabled)
         return self._skill_steps
 
+    def _checks_ahead(self, skill_md: str) -> bool:
+        """Whether the SKILL.md at this path has its own findings computed as discovery reads it (``check_ahead``)."""
+        return skill_md.startswith(self.check_ahead)
+
     def _own_findings_ahead(self, agents: Mapping[str, AgentInfo], scan: DirScan) -> list[Diagnostic] | None:
         """A SKILL.md's own findings (``check_file``'s), computed where discovery parsed it; None for a file not in
         ``check_ahead`` or held in an editor buffer (which ``read`` may refuse)."""
         skill = scan.skill
-        if skill is None or not str(skill.path).startswith(self.check_ahead) or skill.path in self.overlay:
+        if skill is None or not self._checks_ahead(str(skill.path)) or skill.path in self.overlay:
             return None
         document = skill.document
         findings = Findings(skill.path)
