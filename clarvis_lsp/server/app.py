@@ -449,8 +449,10 @@ class ClarvisServer(LanguageServer):
                 )
 
     def publish(self, path: Path, diagnostics: list[Diagnostic], *, force: bool = False) -> bool:
-        """Publish ``path``'s findings if they changed (or ``force``); True when they changed. A pull client's
-        open documents are not pushed: it pulls them, and gets ``workspace/diagnostic/refresh`` when they change."""
+        """Publish ``path``'s findings if they changed (or ``force``); True when they changed. A pull client is
+        never pushed: it pulls its open documents (and the workspace's, when it pulls those), and gets
+        ``workspace/diagnostic/refresh`` when they change; a push for a file it never opened would put findings
+        in its list that no pull of it asked for, and that nothing would ever clear."""
         previous = self.published.get(path)
         if previous == diagnostics and not force:
             return False
@@ -461,7 +463,7 @@ class ClarvisServer(LanguageServer):
             self.published.pop(path, None)
             if previous is None and not force:
                 return False
-        if self.pull_diagnostics and path in self.overlay:
+        if self.pull_diagnostics:
             return changed
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(

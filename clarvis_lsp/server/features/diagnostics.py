@@ -87,12 +87,7 @@ async def document_diagnostic(
         found = server.config_findings[path]
     elif path is not None and server.engine_for(path).kind_of(path) is not None:
         engine = server.engine_for(path)
-        # While the first scan runs, a client that can be asked to pull again gets what the file shows alone now
-        # and a refresh when the scan ends; one that cannot (Neovim 0.11) waits for the full answer.
-        alone = not server.ready(engine) and server.can_refresh_pulls
-        if not alone:
-            await server.scanned(engine)
-        found = file_findings(engine, [path], alone=True)[path] if alone else server.findings_for(engine, [path])[path]
+        found = await _document_findings(server, engine, path)
     items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in found]
     version = server.versions.get(path) if path is not None else None
     rid = result_id(items, version)
@@ -103,6 +98,22 @@ async def document_diagnostic(
     if params.previous_result_id is not None and params.previous_result_id == rid:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid, related_documents=related or None)
     return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid, related_documents=related or None)
+
+
+async def _document_findings(server: ClarvisServer, engine: WorkspaceEngine, path: Path) -> list[Diagnostic]:
+    """``path``'s findings for a pull, never a report that claims the file is clean before the first scan ends.
+
+    While the scan runs, a client that can be asked to pull again gets the findings the file shows on its own at
+    once (a refresh follows when the scan ends and adds the cross-file ones). When the file shows none on its own,
+    an empty full report would say "clean" while a ``discovery/shadowed`` may still come, and a client without
+    ``refreshSupport`` (Neovim 0.11) would keep it: the pull waits for the scan (under a second at 10,000 skills).
+    """
+    if not server.ready(engine) and server.can_refresh_pulls:
+        alone = file_findings(engine, [path], alone=True)[path]
+        if alone:
+            return alone
+    await server.scanned(engine)
+    return server.findings_for(engine, [path])[path]
 
 
 def _related_reports(
