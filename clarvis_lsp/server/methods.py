@@ -26,6 +26,7 @@ from clarvis_lsp.server.features import (
     lifecycle,
     links,
     rename,
+    semantic_tokens,
     skills,
     symbols,
     sync,
@@ -66,6 +67,11 @@ METHODS: tuple[Method, ...] = (
     Method(types.TEXT_DOCUMENT_CODE_LENS, code_lens.code_lens, code_lens.OPTIONS),
     Method(types.TEXT_DOCUMENT_DOCUMENT_LINK, links.document_link, links.OPTIONS),
     Method(EFFECTIVE_SKILLS, skills.effective_skills_request),
+    Method(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, semantic_tokens.semantic_tokens_full, semantic_tokens.LEGEND),
+    Method(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, semantic_tokens.semantic_tokens_delta, semantic_tokens.LEGEND
+    ),
+    Method(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, semantic_tokens.semantic_tokens_range, semantic_tokens.LEGEND),
 )
 
 # Server commands (``workspace/executeCommand``); pygls passes the server to a first parameter typed ClarvisServer.

@@ -51,6 +51,8 @@ class ClarvisClient(LanguageClient):
         self.open_documents: set[str] = set()
         self.registrations: list[types.Registration] = []
         self.configuration_requests = 0
+        self.server_capabilities = types.ServerCapabilities()
+        """What the server answered ``initialize`` with."""
         self.code_lens_refreshes = 0
         self.effective_skills_changes = 0
         self._arrived: asyncio.Event | None = None
@@ -134,7 +136,7 @@ class ClarvisClient(LanguageClient):
         self._initial_configuration = copy.deepcopy(self._configuration)
         self._settings_changed = False
         self.folders = [types.WorkspaceFolder(uri=root.as_uri(), name=root.name)]
-        await self.initialize_session(
+        result = await self.initialize_session(
             types.InitializeParams(
                 capabilities=capabilities,
                 root_uri=root.as_uri(),
@@ -142,6 +144,7 @@ class ClarvisClient(LanguageClient):
                 initialization_options={"clarvis": settings},
             )
         )
+        self.server_capabilities = result.capabilities
         if not await self.wait_for(lambda: self.configuration_requests > 0):
             raise RuntimeError("the server did not ask for its configuration after `initialized`")
 
