@@ -28,6 +28,7 @@ from clarvis_lsp.server.features import (
     rename,
     semantic_tokens,
     skills,
+    structure,
     symbols,
     sync,
     watching,
@@ -72,6 +73,9 @@ METHODS: tuple[Method, ...] = (
         types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, semantic_tokens.semantic_tokens_delta, semantic_tokens.LEGEND
     ),
     Method(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, semantic_tokens.semantic_tokens_range, semantic_tokens.LEGEND),
+    Method(types.TEXT_DOCUMENT_FOLDING_RANGE, structure.folding_range),
+    Method(types.TEXT_DOCUMENT_SELECTION_RANGE, structure.selection_range),
+    Method(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, structure.document_highlight),
 )
 
 # Server commands (``workspace/executeCommand``); pygls passes the server to a first parameter typed ClarvisServer.
