@@ -40,7 +40,15 @@ from clarvis_lsp.knowledge import plugin as plugin_facts
 from clarvis_lsp.knowledge import skill as skill_facts
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
-__all__ = ["FileRename", "RenamePlan", "RenameRefused", "RenameTarget", "prepare_rename", "rename"]
+__all__ = [
+    "FileRename",
+    "RenamePlan",
+    "RenameRefused",
+    "RenameTarget",
+    "prepare_rename",
+    "rename",
+    "rename_target",
+]
 
 TargetKind = Literal["skill", "agent", "plugin"]
 
@@ -216,6 +224,20 @@ def rename(
     if target.kind == "agent":
         return _rename_agent(engine, target, new_name, can_rename_files)
     return _rename_plugin(engine, target, new_name, can_rename_files)
+
+
+def rename_target(engine: WorkspaceEngine, target: RenameTarget, new_name: str) -> RenamePlan:
+    """The text edits that rename ``target`` to ``new_name``, moving no file: for an editor that moves the file or
+    directory itself (``workspace/willRenameFiles``). Raises ``RenameRefused`` for an invalid name; an agent,
+    known by its file name, cannot be renamed this way."""
+    _validate(target.kind, new_name)
+    if new_name == target.name:
+        return RenamePlan(())
+    if target.kind == "skill":
+        return _rename_skill(engine, target, new_name, can_rename_files=False)
+    if target.kind == "plugin":
+        return _rename_plugin(engine, target, new_name, can_rename_files=False)
+    raise RenameRefused("An agent is renamed with its file: rename the agent's name instead.")
 
 
 def _validate(kind: TargetKind, name: str) -> None:

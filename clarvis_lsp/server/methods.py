@@ -22,6 +22,7 @@ from clarvis_lsp.server.features import (
     configuration,
     definition,
     diagnostics,
+    file_operations,
     hover,
     lifecycle,
     links,
@@ -76,6 +77,8 @@ METHODS: tuple[Method, ...] = (
     Method(types.TEXT_DOCUMENT_FOLDING_RANGE, structure.folding_range),
     Method(types.TEXT_DOCUMENT_SELECTION_RANGE, structure.selection_range),
     Method(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, structure.document_highlight),
+    Method(types.WORKSPACE_WILL_RENAME_FILES, file_operations.will_rename_files, file_operations.OPTIONS),
+    Method(types.WORKSPACE_DID_RENAME_FILES, file_operations.did_rename_files, file_operations.OPTIONS),
 )
 
 # Server commands (``workspace/executeCommand``); pygls passes the server to a first parameter typed ClarvisServer.
