@@ -23,6 +23,7 @@ from clarvis_lsp.server.features import (
     definition,
     diagnostics,
     file_operations,
+    formatting,
     hover,
     lifecycle,
     links,
@@ -77,6 +78,8 @@ METHODS: tuple[Method, ...] = (
     Method(types.TEXT_DOCUMENT_FOLDING_RANGE, structure.folding_range),
     Method(types.TEXT_DOCUMENT_SELECTION_RANGE, structure.selection_range),
     Method(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, structure.document_highlight),
+    Method(types.TEXT_DOCUMENT_FORMATTING, formatting.document_formatting),
+    Method(types.TEXT_DOCUMENT_RANGE_FORMATTING, formatting.range_formatting),
     Method(types.WORKSPACE_WILL_RENAME_FILES, file_operations.will_rename_files, file_operations.OPTIONS),
     Method(types.WORKSPACE_DID_RENAME_FILES, file_operations.did_rename_files, file_operations.OPTIONS),
 )
