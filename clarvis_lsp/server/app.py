@@ -305,7 +305,9 @@ class ClarvisServer(LanguageServer):
         if skills_changed:
             self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
         if skills_changed or any(path != changed and path in self.overlay for path in affected):
-            self.request_code_lens_refresh()  # an open copy's "overrides"/"shadowed by" lens may have changed
+            # An open copy's "overrides"/"shadowed by" lens may have changed, and with it the hints; a file that
+            # appeared or went away on disk may be a link target.
+            self.request_editor_refresh(tokens=changed not in self.overlay)
 
     # -- the first scan, off the event loop ---------------------------------------------------------------------
 
@@ -400,7 +402,7 @@ class ClarvisServer(LanguageServer):
         self._refresh_pulls = True
         self.request_pull_refresh()
         self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
-        self.request_code_lens_refresh()
+        self.request_editor_refresh(tokens=False)
 
     async def _begin_progress(self, title: str) -> str | None:
         """A work-done progress token, begun, when the client shows progress; else None."""
@@ -479,6 +481,20 @@ class ClarvisServer(LanguageServer):
         code_lens = workspace.code_lens if workspace else None
         if code_lens is not None and code_lens.refresh_support:
             self.workspace_code_lens_refresh(None)
+
+    def request_editor_refresh(self, *, tokens: bool = True) -> None:
+        """Ask the client to ask again for what discovery or the configuration decides: code lenses, inlay hints
+        (when the server serves them) and, with ``tokens``, semantic tokens (a link target that appeared or went
+        away changes its token) — each where the client declares it can be asked."""
+        self.request_code_lens_refresh()
+        workspace = self.client_capabilities.workspace
+        inlay = workspace.inlay_hint if workspace else None
+        serves_inlay = types.TEXT_DOCUMENT_INLAY_HINT in self.protocol.fm.features
+        if serves_inlay and inlay is not None and inlay.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+        semantic = workspace.semantic_tokens if workspace else None
+        if tokens and semantic is not None and semantic.refresh_support:
+            self.workspace_semantic_tokens_refresh(None)
 
     @property
     def can_refresh_pulls(self) -> bool:

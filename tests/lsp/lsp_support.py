@@ -54,6 +54,8 @@ class ClarvisClient(LanguageClient):
         self.server_capabilities = types.ServerCapabilities()
         """What the server answered ``initialize`` with."""
         self.code_lens_refreshes = 0
+        self.semantic_tokens_refreshes = 0
+        self.inlay_hint_refreshes = 0
         self.effective_skills_changes = 0
         self._arrived: asyncio.Event | None = None
         self._initial_configuration = copy.deepcopy(self._configuration)
@@ -65,6 +67,8 @@ class ClarvisClient(LanguageClient):
                 types.WORKSPACE_CONFIGURATION: _configuration,
                 types.CLIENT_REGISTER_CAPABILITY: _register_capability,
                 types.WORKSPACE_CODE_LENS_REFRESH: _code_lens_refresh,
+                types.WORKSPACE_SEMANTIC_TOKENS_REFRESH: _semantic_tokens_refresh,
+                types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
                 EFFECTIVE_SKILLS_CHANGED: _effective_skills_changed,
             },
         )
@@ -183,6 +187,8 @@ class ClarvisClient(LanguageClient):
             del self.progress_reports[token]
         self.diagnostic_refresh_count = 0
         self.code_lens_refreshes = 0
+        self.semantic_tokens_refreshes = 0
+        self.inlay_hint_refreshes = 0
         self.effective_skills_changes = 0
 
     def _restore_settings(self) -> None:
@@ -234,6 +240,14 @@ def _register_capability(client: ClarvisClient, params: types.RegistrationParams
 
 def _code_lens_refresh(client: ClarvisClient, params: None) -> None:
     client.code_lens_refreshes += 1
+
+
+def _semantic_tokens_refresh(client: ClarvisClient, params: None) -> None:
+    client.semantic_tokens_refreshes += 1
+
+
+def _inlay_hint_refresh(client: ClarvisClient, params: None) -> None:
+    client.inlay_hint_refreshes += 1
 
 
 def _effective_skills_changed(client: ClarvisClient, params: object) -> None:

@@ -36,3 +36,4 @@ def recheck_open_documents(server: ClarvisServer) -> None:
     for path in list(server.overlay) + [path for path in list(server.published) if path not in server.overlay]:
         server.refresh(path)
     server.request_pull_refresh(force=True)
+    server.request_editor_refresh()
