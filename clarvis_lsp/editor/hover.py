@@ -184,13 +184,17 @@ def plugin_entry_markdown(name: str, index: int, names: Sequence[str], discovere
             parts.append(
                 f"Hides the personal plugin of the same name at {path_link(plugin.hides.directory, discovered)}."
             )
-    order: list[str] = []
-    for item in names:
-        if item not in order:
-            order.append(item)
     first = names.index(name) if name in names else index
     if first != index:
         parts.append(f"Listed twice: only the first entry (position {first + 1}) counts.")
+    if plugin is None and discovered is not None:
+        return "\n\n".join(parts)  # it takes no place in the order: nothing to override or be overridden by
+    # Only installed plugins take a place: an entry naming none overrides nothing and is overridden by nothing.
+    order: list[str] = []
+    for item in names:
+        installed = discovered is None or item in discovered.plugins
+        if item not in order and installed:
+            order.append(item)
     position = order.index(name) + 1 if name in order else index + 1
     precedence = f"Precedence: **{position} of {len(order)}** in `enabledPlugins` (ascending: a later entry wins)."
     lower = order[: position - 1]

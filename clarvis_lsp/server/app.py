@@ -31,6 +31,7 @@ from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position
 from clarvis_lsp.memory import bulk_allocation, paused_collector
+from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.project_config import ProjectConfig, config_from_mapping, layered, load_project_config
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
@@ -94,6 +95,7 @@ class ClarvisServer(LanguageServer):
         self.scan_waiting: dict[int, set[Path]] = {}  # engine id → files checked while its first scan ran
         self.scan_failed: set[int] = set()
         self._lines: dict[Path, tuple[object, LineIndex]] = {}  # lines_of's last answers, oldest first
+        self._path_displays: dict[tuple[Path, Path], PathDisplay] = {}
 
     # -- robustness --------------------------------------------------------------------------------------------
 
@@ -254,13 +256,30 @@ class ClarvisServer(LanguageServer):
             self._lines.pop(next(iter(self._lines)))
         return lines
 
-    def findings_for(self, engine: WorkspaceEngine, paths: Iterable[Path]) -> dict[Path, list[Diagnostic]]:
-        """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does."""
+    def findings_for(
+        self, engine: WorkspaceEngine, paths: Iterable[Path], *, alone: bool = False
+    ) -> dict[Path, list[Diagnostic]]:
+        """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does (own
+        findings only with ``alone``), with the paths in their messages shown as ``shown_paths`` shows them."""
         try:
-            return file_findings(engine, paths)
+            found = file_findings(engine, paths, alone=alone)
         except StartupError as error:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(error)))
-            return file_findings(engine, paths, alone=True)
+            found = file_findings(engine, paths, alone=True)
+        display = self.shown_paths(engine)
+        return {path: [display.diagnostic(item) for item in items] for path, items in found.items()}
+
+    def shown_paths(self, engine: WorkspaceEngine) -> PathDisplay:
+        """How a message shows a path, as ``--check`` run from the workspace folder prints it: relative to the
+        editor's workspace folder holding ``engine``'s workspace, ``~/…`` under the home directory (the personal
+        roots), else absolute."""
+        folder = self.folder_for(engine.directory)
+        key = (folder, self.home)
+        display = self._path_displays.get(key)
+        if display is None:
+            targets = ((".", folder), ("~", self.home))
+            display = self._path_displays[key] = PathDisplay.for_arguments(targets, folder)
+        return display
 
     def refresh(self, changed: Path) -> None:
         """Re-check after ``changed`` changed: the file itself, and every file whose cross-file findings changed
@@ -271,7 +290,7 @@ class ClarvisServer(LanguageServer):
             # The first scan is still running: publish what this file shows on its own now, the rest when it ends.
             self.scan_waiting.setdefault(id(engine), set()).add(changed)
             if engine.kind_of(changed) is not None:
-                alone = file_findings(engine, [changed], alone=True)[changed]
+                alone = self.findings_for(engine, [changed], alone=True)[changed]
                 self.publish(changed, alone, force=changed in self.overlay)
             return
         first_scan = not engine.is_discovered

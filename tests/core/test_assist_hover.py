@@ -186,7 +186,10 @@ def test_enabled_plugins_entry_shows_path_and_precedence(workspace: tuple[Path, 
     later = markdown(FileKind.SETTINGS, '{"enabledPlugins": ["lint", "qual|ity"]}', discovered, path=path)
     assert "**2 of 2**" in later and "Overrides `lint`" in later
     missing = markdown(FileKind.SETTINGS, '{"enabledPlugins": ["lint", "gh|ost"]}', discovered, path=path)
-    assert "not installed" in missing
+    assert "not installed" in missing and "Precedence" not in missing and "Overrides" not in missing
+    # A plugin that is not installed takes no place in the order: it overrides nothing.
+    before_ghost = markdown(FileKind.SETTINGS, '{"enabledPlugins": ["li|nt", "ghost"]}', discovered, path=path)
+    assert "**1 of 1**" in before_ghost and "Overridden" not in before_ghost
 
 
 def test_agent_and_bootstrap_skill_values(workspace: tuple[Path, Discovered]) -> None:

@@ -28,7 +28,6 @@ from typing import Any
 
 from lsprotocol import converters, types
 
-from clarvis_lsp.check import file_findings
 from clarvis_lsp.discovery import find_workspaces
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
@@ -109,7 +108,7 @@ async def _document_findings(server: ClarvisServer, engine: WorkspaceEngine, pat
     ``refreshSupport`` (Neovim 0.11) would keep it: the pull waits for the scan (under a second at 10,000 skills).
     """
     if not server.ready(engine) and server.can_refresh_pulls:
-        alone = file_findings(engine, [path], alone=True)[path]
+        alone = server.findings_for(engine, [path], alone=True)[path]
         if alone:
             return alone
     await server.scanned(engine)
