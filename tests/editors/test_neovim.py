@@ -46,7 +46,9 @@ def nvim_argv(nvim: Path, probe: str) -> list[str]:
     return [str(nvim), "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {PROBES / probe}"]
 
 
-def test_neovim_modern_config_diagnostics_hover_completion_and_code_action(workspace: Workspace) -> None:
+def test_neovim_modern_config_diagnostics_hover_completion_code_action_folding_and_tokens(
+    workspace: Workspace,
+) -> None:
     nvim = modern_nvim()
     major, minor = nvim_version(nvim)
     run = run_editor(f"Neovim {major}.{minor} (vim.lsp.enable)", nvim_argv(nvim, "nvim_modern.lua"), workspace)
@@ -63,6 +65,14 @@ def test_neovim_modern_config_diagnostics_hover_completion_and_code_action(works
     assert run.settings_codes >= SETTINGS_EXPECTED, result["settings_diagnostics"]
     assert result["plain_clients"] == 0, "the README must not get clarvis-lsp"
     assert result["clients"] == 1, "SKILL.md and settings.json share one client for the workspace"
+    # vim.lsp.foldexpr folds the frontmatter (lines 1-7, fences included) and nothing after it.
+    levels = result["fold_levels"]
+    assert isinstance(levels, list) and levels[:8] == [1, 1, 1, 1, 1, 1, 1, 0], levels
+    # Semantic tokens: the `name` key is a property, the skill name a function, declared there.
+    assert result["name_key_tokens"] == [{"type": "property", "modifiers": []}], result["name_key_tokens"]
+    assert result["name_value_tokens"] == [{"type": "function", "modifiers": ["declaration"]}], result[
+        "name_value_tokens"
+    ]
     assert not result["errors"]
 
 

@@ -1,6 +1,6 @@
 -- Neovim 0.11+ with the shipped editors/neovim/lsp/clarvis_lsp.lua: open the fixture's SKILL.md, wait for the
--- server's diagnostics, ask for hover, completion and code actions, then check that a JSON kind attaches and a
--- plain README does not. Everything seen goes to $CLARVIS_OUT as JSON for the test to assert.
+-- server's diagnostics, ask for hover, completion and code actions, fold with vim.lsp.foldexpr, read the semantic
+-- tokens, then check that a JSON kind attaches and a plain README does not. Everything seen goes to $CLARVIS_OUT as JSON for the test to assert.
 local env = vim.env
 local timeout_ms = tonumber(env.CLARVIS_TIMEOUT_MS or "20000")
 local result = { diagnostics = {}, errors = {} }
@@ -108,6 +108,42 @@ local function probe()
   for _, action in ipairs(actions or {}) do
     table.insert(result.code_actions, action.title)
   end
+
+  -- Folding through the server's folding ranges (vim.lsp.foldexpr): the frontmatter folds, the body's
+  -- one-line heading does not. foldlevel() evaluates the expression, which asks the server the first time.
+  local win = vim.api.nvim_get_current_win()
+  vim.wo[win].foldmethod = "expr"
+  vim.wo[win].foldexpr = "v:lua.vim.lsp.foldexpr()"
+  vim.wait(timeout_ms, function()
+    vim.cmd("normal! zx")
+    return vim.fn.foldlevel(1) > 0
+  end, 50)
+  result.fold_levels = {}
+  for line = 1, vim.api.nvim_buf_line_count(bufnr) do
+    table.insert(result.fold_levels, vim.fn.foldlevel(line))
+  end
+
+  -- Semantic tokens, which Neovim requests by itself when the server offers them: the `name` key and the
+  -- skill name it declares.
+  local function tokens_at(row, col)
+    local out = {}
+    for _, token in ipairs(vim.lsp.semantic_tokens.get_at_pos(bufnr, row, col) or {}) do
+      local modifiers = {}
+      for name, on in pairs(token.modifiers or {}) do
+        if on then
+          table.insert(modifiers, name)
+        end
+      end
+      table.sort(modifiers)
+      table.insert(out, { type = token.type, modifiers = modifiers })
+    end
+    return out
+  end
+  vim.wait(timeout_ms, function()
+    return #tokens_at(1, 7) > 0
+  end, 50)
+  result.name_key_tokens = tokens_at(1, 1)
+  result.name_value_tokens = tokens_at(1, 7)
 
   -- A JSON kind gets the server too; a README next to it does not.
   vim.cmd.edit(vim.fn.fnameescape(env.CLARVIS_SETTINGS_FILE))
