@@ -81,3 +81,44 @@ def all_rules() -> list[Rule]:
 
     load_all()
     return sorted(RULES.values(), key=lambda r: r.code)
+
+
+def families() -> list[str]:
+    """Every rule family (``skill``, ``hooks``, …), sorted: what ``--select skill`` and ``[rules]`` may name."""
+    return sorted({declared.family for declared in all_rules()})
+
+
+def rules_matching(pattern: str) -> list[Rule] | None:
+    """The rules a ``--select``/``--ignore``/``--explain`` word names: a code, or a family written ``skill``,
+    ``skill/`` or ``skill/*`` (the forms the engine's matching accepts); None when it names no rule, so a
+    mistyped CI gate (``--select skil``) is refused instead of silently matching nothing."""
+    pattern = pattern.strip()
+    known = all_rules()
+    exact = [declared for declared in known if declared.code == pattern]
+    if exact:
+        return exact
+    family = pattern.rstrip("*").rstrip("/")
+    if "/" in family or not family:
+        return None
+    found = [declared for declared in known if declared.family == family]
+    return found or None
+
+
+def unknown_pattern_message(pattern: str, option: str) -> str:
+    """The one-line usage error for a word that names no rule, with the closest code or family."""
+    from clarvis_lsp.rules.base import did_you_mean
+
+    candidates = [declared.code for declared in all_rules()] + families()
+    return (
+        f"unknown rule code or family {pattern.strip()!r} in {option}."
+        f"{did_you_mean(pattern.strip(), candidates)} `clarvis-lsp --list-rules` lists them all."
+    )
+
+
+def explain_family(family: str, found: list[Rule]) -> str:
+    """``--explain skill``: the family's codes, each with its severity and summary, and how to read one."""
+    width = max(len(declared.code) for declared in found)
+    lines = [f"{family}: {len(found)} rules", ""]
+    lines += [f"  {declared.code.ljust(width)}  {declared.severity.label:<11}  {declared.summary}" for declared in found]
+    lines += ["", f"`clarvis-lsp --explain {found[0].code}` prints one rule's documentation."]
+    return "\n".join(lines) + "\n"
