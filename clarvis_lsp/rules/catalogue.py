@@ -119,6 +119,6 @@ def explain_family(family: str, found: list[Rule]) -> str:
     """``--explain skill``: the family's codes, each with its severity and summary, and how to read one."""
     width = max(len(declared.code) for declared in found)
     lines = [f"{family}: {len(found)} rules", ""]
-    lines += [f"  {declared.code.ljust(width)}  {declared.severity.label:<11}  {declared.summary}" for declared in found]
+    lines += [f"  {each.code.ljust(width)}  {each.severity.label:<11}  {each.summary}" for each in found]
     lines += ["", f"`clarvis-lsp --explain {found[0].code}` prints one rule's documentation."]
     return "\n".join(lines) + "\n"
