@@ -391,9 +391,17 @@ def _print_diff(report: CheckReport, *, unsafe: bool) -> None:
 
 
 def _format_list(report: CheckReport) -> str:
+    from clarvis_lsp.discovery import unloaded_plugins
     from clarvis_lsp.listing import effective_skills, format_listing
 
-    workspaces = [effective_skills(engine.directory, engine.discovered.registry) for engine in report.engines]
+    workspaces = [
+        effective_skills(
+            engine.directory,
+            engine.discovered.registry,
+            unloaded_plugins(engine.discovered.plugins, engine.discovered.enabled_plugins),
+        )
+        for engine in report.engines
+    ]
     return format_listing(workspaces, report.result.display_path)
 
 
