@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from clarvis_lsp.findings import Severity
 
-DOCS_BASE_URL = "https://clarvis-lsp.readthedocs.io/en/latest/rules/"
+REPOSITORY_URL = "https://github.com/clarvis-lsp/clarvis-lsp"
+DOCS_BASE_URL = REPOSITORY_URL + "/blob/main/docs/rules/"
+"""Where each rule's page is: ``docs/rules/<family>-<name>.md`` in the repository, generated from this catalogue
+(``python -m clarvis_lsp.rule_pages``; a test keeps the pages and the catalogue equal)."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +35,14 @@ class Rule:
         return self.code.split("/", 1)[0]
 
     @property
+    def page_name(self) -> str:
+        """The file name of the rule's page under ``docs/rules/``."""
+        return self.code.replace("/", "-") + ".md"
+
+    @property
     def url(self) -> str:
-        return DOCS_BASE_URL + self.code.replace("/", "-") + ".html"
+        """The rule's page, the ``codeDescription`` editors link to and SARIF's ``helpUri``."""
+        return DOCS_BASE_URL + self.page_name
 
     def explain(self) -> str:
         """The full text of ``--explain``: what, why, a failing example, the fix."""

@@ -80,7 +80,9 @@ REQUIRES_TRUST = rule(
     "configuration.",
     example='.clarvis/settings.json: {"hooks": [{"event": "run_end", "command": "./notify.sh"}]}',
     fix="Nothing to fix: approve the workspace with `/workspace-trust` when you trust it, or move the field to "
-    "~/.clarvis/settings.json.",
+    "~/.clarvis/settings.json. Once you have approved the workspace the notice has said its piece: turn it off "
+    'for this workspace with `"settings/requires-trust" = "off"` under `[rules]` in `.clarvis-lsp.toml` (or '
+    "`[tool.clarvis-lsp.rules]` in `pyproject.toml`, or the editor setting `clarvis.rules`).",
     file_kind="settings",
 )
 
