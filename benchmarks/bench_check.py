@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -38,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import ONE_ROOT, ROOTS, generate
-from installed import clarvis_lsp
+from installed import clarvis_lsp, find_tool
 
 WORK = Path(__file__).parent / ".work"
 START_UP = "clarvis-lsp start-up (empty workspace)"
@@ -107,9 +106,7 @@ def clarvis(workspace: Path, home: Path, layout: str, jobs: int | None = None) -
     return Run(wall, cpu, int(json.loads(out)["files_checked"]))
 
 
-def agnix(workspace: Path, config: Path) -> Run:
-    executable = shutil.which("agnix")
-    assert executable is not None
+def agnix(workspace: Path, config: Path, executable: str) -> Run:
     wall, cpu, status, out = measured(
         [executable, "--config", str(config), "--max-files", "0", "--format", "json", str(workspace)]
     )
@@ -136,13 +133,51 @@ def have(module: str) -> bool:
     return subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode == 0
 
 
+ANCHORS = ("agnix", "skills-ref")
+"""The tools SPEC §8 measures clarvis-lsp against, on the one-root corpus."""
+
+
+def _anchors(layout: str, without: list[str]) -> dict[str, str]:
+    """Each anchor to measure and where it is. One that should be measured but is not installed stops the run
+    before any corpus is written: a table without its column reads like a complete one."""
+    if layout != "one-root":
+        return {}  # the four-root corpus times clarvis-lsp alone
+    found: dict[str, str] = {}
+    missing: list[str] = []
+    if "agnix" not in without:
+        executable = find_tool("agnix")
+        if executable is None:
+            missing.append(f"agnix (no executable beside {sys.executable} or on PATH)")
+        else:
+            found["agnix"] = executable
+    if "skills-ref" not in without:
+        if have("skills_ref"):
+            found["skills-ref"] = sys.executable
+        else:
+            missing.append(f"skills-ref (no module skills_ref for {sys.executable})")
+    if missing:
+        raise SystemExit(
+            f"bench_check: cannot measure {'; '.join(missing)}. Install the anchors beside this interpreter with "
+            "pip install '.[benchmark]', or leave them out with --without " + " ".join(ANCHORS) + "."
+        )
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skills", type=int, nargs="+", default=[1000, 2000, 5000, 10000, 20000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--layout", choices=["one-root", "four-roots"], default="one-root")
     parser.add_argument("--plot", type=Path, help="write a PNG of CPU time against N here")
+    parser.add_argument(
+        "--without",
+        nargs="+",
+        choices=ANCHORS,
+        default=[],
+        help="leave these anchors out (by default a missing anchor stops the benchmark instead)",
+    )
     args = parser.parse_args()
+    anchors = _anchors(args.layout, args.without)
     WORK.mkdir(exist_ok=True)
     config = WORK / "agnix.toml"
     config.write_text(AGNIX_CONFIG, encoding="utf-8")
@@ -151,9 +186,10 @@ def main() -> None:
         # The default spreads a large tree over the cores; one process shows the cost of the work itself.
         "clarvis-lsp --jobs 1": lambda ws, home, _dirs: clarvis(ws, home, args.layout, jobs=1),
     }
-    if args.layout == "one-root" and shutil.which("agnix"):
-        tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config)
-    if args.layout == "one-root" and have("skills_ref"):
+    if "agnix" in anchors:
+        executable = anchors["agnix"]
+        tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config, executable)
+    if "skills-ref" in anchors:
         tools["skills-ref"] = lambda _ws, _home, dirs: skills_ref(dirs)
     # What every run of clarvis-lsp pays before its first file (the interpreter, the imports): a check of an empty
     # workspace. Read beside the others, it is the share of start-up in each row.

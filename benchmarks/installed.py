@@ -1,5 +1,6 @@
 """The clarvis-lsp the benchmarks measure: the console script installed beside the running interpreter, as users
-run it.
+run it; and the other tools they run, found there first (``pip install '.[benchmark]'`` puts agnix beside the
+interpreter of a virtual environment that need not be activated, so not on PATH), then on PATH.
 
 Not ``python -m clarvis_lsp``: run from the repository root, that imports the source tree in the current
 directory instead of the installed package, which works for an editable install only (a regular install keeps its
@@ -8,6 +9,7 @@ schemas inside the package, the source tree beside it).
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -19,3 +21,9 @@ def clarvis_lsp() -> str:
     if found is None:
         raise SystemExit(f"no clarvis-lsp beside {sys.executable}: install it there first (pip install '.[benchmark]')")
     return found
+
+
+def find_tool(name: str) -> str | None:
+    """The executable ``name`` beside this interpreter, else on PATH; None when it is in neither."""
+    beside = str(Path(sys.executable).parent)
+    return shutil.which(name, path=os.pathsep.join([beside, os.environ.get("PATH", os.defpath)]))

@@ -206,16 +206,32 @@ def rules_table() -> str:
 
 
 def _explain(code: str) -> int:
-    from clarvis_lsp.rules.base import did_you_mean
-    from clarvis_lsp.rules.catalogue import all_rules
+    """One rule's documentation, or a family's codes (``--explain skill``)."""
+    from clarvis_lsp.rules.catalogue import explain_family, rules_matching, unknown_pattern_message
 
-    rules = {rule.code: rule for rule in all_rules()}
-    found = rules.get(code.strip())
+    found = rules_matching(code)
     if found is None:
-        print(f"clarvis-lsp: unknown rule code {code!r}.{did_you_mean(code, list(rules))}", file=sys.stderr)
+        print(f"clarvis-lsp: {unknown_pattern_message(code, '--explain')}", file=sys.stderr)
         return EXIT_USAGE
-    print(found.explain(), end="")
+    if len(found) == 1 and found[0].code == code.strip():
+        print(found[0].explain(), end="")
+    else:
+        print(explain_family(found[0].family, found), end="")
     return EXIT_OK
+
+
+def _unknown_patterns(args: argparse.Namespace) -> str | None:
+    """The usage error for the first ``--select``/``--ignore`` word that names no code or family, if any: a
+    mistyped gate must fail, not pass forever with "No findings"."""
+    if not (args.select or args.ignore):
+        return None  # the catalogue is loaded only when asked about
+    from clarvis_lsp.rules.catalogue import rules_matching, unknown_pattern_message
+
+    for option, values in (("--select", args.select), ("--ignore", args.ignore)):
+        for pattern in _codes(values):
+            if rules_matching(pattern) is None:
+                return unknown_pattern_message(pattern, option)
+    return None
 
 
 def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] | int:
@@ -252,6 +268,10 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
         ignore=_codes(args.ignore),
         jobs=args.jobs,
     )
+    unknown = _unknown_patterns(args)
+    if unknown is not None:
+        print(f"clarvis-lsp: {unknown}", file=sys.stderr)
+        return EXIT_USAGE
     if args.workspace and not os.path.isdir(args.workspace):
         # The same messages as resolve_config, before any file is walked.
         kind = "is not a directory" if os.path.exists(args.workspace) else "does not exist"
@@ -371,9 +391,17 @@ def _print_diff(report: CheckReport, *, unsafe: bool) -> None:
 
 
 def _format_list(report: CheckReport) -> str:
+    from clarvis_lsp.discovery import unloaded_plugins
     from clarvis_lsp.listing import effective_skills, format_listing
 
-    workspaces = [effective_skills(engine.directory, engine.discovered.registry) for engine in report.engines]
+    workspaces = [
+        effective_skills(
+            engine.directory,
+            engine.discovered.registry,
+            unloaded_plugins(engine.discovered.plugins, engine.discovered.enabled_plugins),
+        )
+        for engine in report.engines
+    ]
     return format_listing(workspaces, report.result.display_path)
 
 

@@ -11,11 +11,13 @@ not loaded), and the SKILL.md files discovery could not load at all (no frontmat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery import SkillInfo, SkillRegistry, SkillRoot
+from clarvis_lsp.discovery import PluginInfo, SkillInfo, SkillRegistry, SkillRoot
+from clarvis_lsp.knowledge.layout import SKILL_FILE
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 
 
@@ -85,11 +87,17 @@ class WorkspaceSkills:
     unloaded: tuple[UnloadedSkill, ...] = ()
 
 
-def effective_skills(directory: Path, registry: SkillRegistry) -> WorkspaceSkills:
-    """The registry's winners, shadowed and skipped copies, by name in sorted order, then what could not load."""
+def effective_skills(
+    directory: Path, registry: SkillRegistry, unloaded_plugins: Sequence[PluginInfo] = ()
+) -> WorkspaceSkills:
+    """The registry's winners, shadowed and skipped copies, by name in sorted order, then what could not load: the
+    SKILL.md files discovery could not read, and the skills of the enabled plugins Clarvis does not load
+    (``unloaded_plugins``, see ``PluginInfo.not_loaded``), which discovery skips."""
     duplicates: dict[str, list[SkippedCopy]] = {}
     unloaded: list[UnloadedSkill] = []
     roots = registry.config.roots
+    for plugin in unloaded_plugins:
+        unloaded.extend(_plugin_skills_not_loaded(plugin))
     for item in registry.skipped:
         if item.skill is not None and item.warning.other is not None:
             duplicates.setdefault(item.skill.name, []).append(SkippedCopy(_copy(item.skill), item.warning.other))
@@ -128,6 +136,18 @@ def format_listing(workspaces: list[WorkspaceSkills], display: Callable[[Path], 
             )
         lines.extend(f"(not loaded)\t{display(item.path)}\t{item.label}\t{item.reason}" for item in workspace.unloaded)
     return "\n".join(lines) + "\n"
+
+
+def _plugin_skills_not_loaded(plugin: PluginInfo) -> list[UnloadedSkill]:
+    """Each ``skills/<name>/SKILL.md`` of a plugin Clarvis does not load, with why (an unreadable directory: none)."""
+    reason = f"not loaded: {plugin.not_loaded}"
+    try:
+        with os.scandir(plugin.skills_dir) as entries:
+            names = sorted(entry.name for entry in entries if entry.is_dir())
+    except OSError:
+        return []
+    found = [plugin.skills_dir / name / SKILL_FILE for name in names]
+    return [UnloadedSkill(path, plugin.scope, f"plugin:{plugin.name}", reason) for path in found if path.is_file()]
 
 
 def _reason(message: str) -> str:

@@ -52,7 +52,8 @@ rather than its value, and the message."""
 
 
 def _check_rule_key(code: str) -> str:
-    """Accept a catalogue code or a ``family/*`` wildcard; anything else is a typo that would silently do nothing.
+    """Accept a catalogue code or a family (``skill``, ``skill/`` or ``skill/*``, kept as ``skill/*``, the form
+    ``severity_for`` looks up), as ``--select`` does; anything else is a typo that would silently do nothing.
 
     The codes are looked up through ``project_config.known_codes`` (an attribute lookup, so tests can replace
     it)."""
@@ -61,6 +62,8 @@ def _check_rule_key(code: str) -> str:
     wildcards = [f"{family}/*" for family in families]
     if code in codes or code in wildcards:
         return code
+    if code.rstrip("/") in families:
+        return code.rstrip("/") + "/*"
     if code.endswith("/*"):
         near = suggest(code, wildcards)
         detail = f'Unknown rule family "{code}" in rules: ' + (

@@ -26,6 +26,7 @@ from clarvis_lsp.discovery.plugins import (
     plugin_skill_roots,
     read_enabled_plugins,
     scan_plugins,
+    unloaded_plugins,
 )
 from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.registry import AgentSkills, SkillRegistry, create_agent_skills, discover_skills
@@ -117,6 +118,7 @@ __all__ = [
     "resolve_workspace_dir",
     "scan_plugins",
     "scan_root",
+    "unloaded_plugins",
     "walk_tree",
     "workspace_roots",
     "xcsh_skill_roots",

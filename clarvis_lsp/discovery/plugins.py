@@ -50,6 +50,19 @@ class PluginInfo:
     skills_dir: Path
     agents_dir: Path
     hides: PluginInfo | None = None
+    manifest_name: str | None = None
+    """The ``name`` its plugin.json declares, when that is a string (read tolerantly: None otherwise)."""
+
+    @property
+    def not_loaded(self) -> str | None:
+        """Why Clarvis does not load this plugin at all, or None: its manifest's name must equal its directory's
+        (SPEC §3.5), so none of its skills, agents, servers or hooks is in effect when they differ."""
+        if self.manifest_name is None or self.manifest_name == self.name:
+            return None
+        return (
+            f'plugin.json names the plugin "{self.manifest_name}", not "{self.name}" (its directory), so Clarvis does '
+            "not load it"
+        )
 
 
 @dataclass(frozen=True)
@@ -78,9 +91,15 @@ def plugin_locations(
 
 
 def scan_plugins(
-    workspace_dir: str | Path, home: str | Path, *, include_user: bool = True, follow_symlinks: bool = True
+    workspace_dir: str | Path,
+    home: str | Path,
+    *,
+    include_user: bool = True,
+    follow_symlinks: bool = True,
+    overlay: Mapping[Path, str] | None = None,
 ) -> PluginScan:
-    """Every installed plugin directory; a workspace plugin replaces a personal one of the same name."""
+    """Every installed plugin directory; a workspace plugin replaces a personal one of the same name. Each
+    manifest's ``name`` is read (``overlay``: the editor's buffers) to know whether Clarvis loads the plugin."""
     plugins: dict[str, PluginInfo] = {}
     hidden: list[PluginInfo] = []
     warnings: list[DiscoveryWarning] = []
@@ -130,6 +149,7 @@ def scan_plugins(
                 skills_dir=directory / SKILLS_DIR,
                 agents_dir=directory / AGENTS_DIR,
                 hides=previous,
+                manifest_name=_manifest_name(manifest, overlay, follow_symlinks) if manifest is not None else None,
             )
     return PluginScan(plugins, tuple(hidden), tuple(warnings))
 
@@ -196,17 +216,42 @@ def plugin_skill_roots(plugins: Mapping[str, PluginInfo], enabled: list[str]) ->
     """``<plugin>/skills`` roots of the enabled, installed plugins, ascending (a later ``enabledPlugins`` entry wins).
 
     Source is ``plugin:<name>`` and scope the plugin's. Put these before (below) the standalone roots. A name
-    listed twice counts at its first position; an enabled name with no installed plugin is skipped.
+    listed twice counts at its first position; an enabled name with no installed plugin is skipped, and so is a
+    plugin Clarvis does not load (``PluginInfo.not_loaded``: ``unloaded_plugins`` says which and why).
     """
     roots: list[SkillRootInput] = []
     seen: set[str] = set()
     for name in enabled:
         plugin = plugins.get(name)
-        if plugin is None or name in seen:
+        if plugin is None or name in seen or plugin.not_loaded is not None:
             continue
         seen.add(name)
         roots.append(SkillRootInput(str(plugin.skills_dir), plugin.scope, f"plugin:{name}"))
     return roots
+
+
+def unloaded_plugins(plugins: Mapping[str, PluginInfo], enabled: list[str]) -> list[PluginInfo]:
+    """The enabled, installed plugins that Clarvis does not load (``PluginInfo.not_loaded``), in ``enabled`` order:
+    their skills would otherwise be in effect, so a listing says why they are not."""
+    found: list[PluginInfo] = []
+    for name in dict.fromkeys(enabled):
+        plugin = plugins.get(name)
+        if plugin is not None and plugin.not_loaded is not None:
+            found.append(plugin)
+    return found
+
+
+def _manifest_name(manifest: Path, overlay: Mapping[Path, str] | None, follow_symlinks: bool) -> str | None:
+    """The ``name`` of a plugin.json, when it parses and is a string (tolerant: the plugin rules report the rest)."""
+    text = _settings_text(manifest, overlay, follow_symlinks)
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def _enabled_field(

@@ -23,7 +23,9 @@ REQUIRES_TRUST = rule(
     "the workspace, and Clarvis keeps using your personal agents meanwhile.",
     example=".clarvis/agents/reviewer.md in a workspace that has not been trusted",
     fix="Nothing to fix: approve the workspace with `/workspace-trust` when you trust it, or move the agent to "
-    "~/.clarvis/agents/.",
+    "~/.clarvis/agents/. Once you have approved the workspace the notice has said its piece: turn it off for "
+    'this workspace with `"agent/requires-trust" = "off"` under `[rules]` in `.clarvis-lsp.toml` (or '
+    "`[tool.clarvis-lsp.rules]` in `pyproject.toml`, or the editor setting `clarvis.rules`).",
     file_kind="agent",
 )
 

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from clarvis_lsp.findings import Severity
 
-DOCS_BASE_URL = "https://clarvis-lsp.readthedocs.io/en/latest/rules/"
+REPOSITORY_URL = "https://github.com/clarvis-lsp/clarvis-lsp"
+DOCS_BASE_URL = REPOSITORY_URL + "/blob/main/docs/rules/"
+"""Where each rule's page is: ``docs/rules/<family>-<name>.md`` in the repository, generated from this catalogue
+(``python -m clarvis_lsp.rule_pages``; a test keeps the pages and the catalogue equal)."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +35,14 @@ class Rule:
         return self.code.split("/", 1)[0]
 
     @property
+    def page_name(self) -> str:
+        """The file name of the rule's page under ``docs/rules/``."""
+        return self.code.replace("/", "-") + ".md"
+
+    @property
     def url(self) -> str:
-        return DOCS_BASE_URL + self.code.replace("/", "-") + ".html"
+        """The rule's page, the ``codeDescription`` editors link to and SARIF's ``helpUri``."""
+        return DOCS_BASE_URL + self.page_name
 
     def explain(self) -> str:
         """The full text of ``--explain``: what, why, a failing example, the fix."""
@@ -81,3 +90,44 @@ def all_rules() -> list[Rule]:
 
     load_all()
     return sorted(RULES.values(), key=lambda r: r.code)
+
+
+def families() -> list[str]:
+    """Every rule family (``skill``, ``hooks``, …), sorted: what ``--select skill`` and ``[rules]`` may name."""
+    return sorted({declared.family for declared in all_rules()})
+
+
+def rules_matching(pattern: str) -> list[Rule] | None:
+    """The rules a ``--select``/``--ignore``/``--explain`` word names: a code, or a family written ``skill``,
+    ``skill/`` or ``skill/*`` (the forms the engine's matching accepts); None when it names no rule, so a
+    mistyped CI gate (``--select skil``) is refused instead of silently matching nothing."""
+    pattern = pattern.strip()
+    known = all_rules()
+    exact = [declared for declared in known if declared.code == pattern]
+    if exact:
+        return exact
+    family = pattern.rstrip("*").rstrip("/")
+    if "/" in family or not family:
+        return None
+    found = [declared for declared in known if declared.family == family]
+    return found or None
+
+
+def unknown_pattern_message(pattern: str, option: str) -> str:
+    """The one-line usage error for a word that names no rule, with the closest code or family."""
+    from clarvis_lsp.rules.base import did_you_mean
+
+    candidates = [declared.code for declared in all_rules()] + families()
+    return (
+        f"unknown rule code or family {pattern.strip()!r} in {option}."
+        f"{did_you_mean(pattern.strip(), candidates)} `clarvis-lsp --list-rules` lists them all."
+    )
+
+
+def explain_family(family: str, found: list[Rule]) -> str:
+    """``--explain skill``: the family's codes, each with its severity and summary, and how to read one."""
+    width = max(len(declared.code) for declared in found)
+    lines = [f"{family}: {len(found)} rules", ""]
+    lines += [f"  {each.code.ljust(width)}  {each.severity.label:<11}  {each.summary}" for each in found]
+    lines += ["", f"`clarvis-lsp --explain {found[0].code}` prints one rule's documentation."]
+    return "\n".join(lines) + "\n"

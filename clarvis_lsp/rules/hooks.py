@@ -28,6 +28,7 @@ from clarvis_lsp.knowledge.hooks import (
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.hooks_foreign import report_foreign_hooks
 from clarvis_lsp.rules.js_regex import js_regex_error
 from clarvis_lsp.rules.json_values import kind_phrase, opening, report_unknown_field, value_range
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
@@ -322,6 +323,8 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
     if isinstance(node, JsonArray):
         check_hook_list(document, node, findings, owner=owner)
         return
+    if report_foreign_hooks(document, node, findings, owner=owner):
+        return  # Claude Code's shape, as the whole value: one finding says what it becomes (hooks_foreign)
     if not isinstance(node, JsonObject):
         findings.add(
             INVALID_VALUE.code,
@@ -341,7 +344,7 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
             f'A hooks document holds its hooks in a "hooks" array: add "hooks": [...] (the hooks of {owner}).',
         )
         return
-    if hooks.value is not None:
+    if hooks.value is not None and not report_foreign_hooks(document, hooks.value, findings, owner=owner):
         check_hook_list(document, hooks.value, findings, owner=owner)
 
 

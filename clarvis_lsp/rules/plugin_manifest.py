@@ -18,7 +18,7 @@ from clarvis_lsp.knowledge import plugin as facts
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.json_values import kind_phrase, opening
+from clarvis_lsp.rules.json_values import kind_phrase, opening, report_unknown_field
 from clarvis_lsp.rules.jsonedit import json_string, replace_value
 
 MISSING_NAME = rule(
@@ -209,6 +209,18 @@ def check_author(document: JsonDocument, root: JsonObject, findings: Findings) -
             )
         return
     if isinstance(node, JsonObject):
+        for member in node.members:
+            if member.key != "name":
+                report_unknown_field(
+                    document,
+                    member,
+                    ("name",),
+                    findings,
+                    code=UNKNOWN_FIELD.code,
+                    message=f'Unknown field "{member.key}" in "author": author takes a string or {{"name": …}}, and '
+                    "Clarvis ignores the rest.",
+                    no_suggestion_tail="",
+                )
         name = node.get("name")
         if name is None or name.value is None:
             findings.add(

@@ -14,6 +14,7 @@ from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hook_list
+from clarvis_lsp.rules.hooks_foreign import is_claude_hooks, report_foreign_hooks
 from clarvis_lsp.rules.json_values import is_string, report_unknown_field
 from clarvis_lsp.rules.jsonedit import json_string, remove_item, replace_value
 from clarvis_lsp.rules.mcp import check_mcp_servers
@@ -79,7 +80,9 @@ REQUIRES_TRUST = rule(
     "configuration.",
     example='.clarvis/settings.json: {"hooks": [{"event": "run_end", "command": "./notify.sh"}]}',
     fix="Nothing to fix: approve the workspace with `/workspace-trust` when you trust it, or move the field to "
-    "~/.clarvis/settings.json.",
+    "~/.clarvis/settings.json. Once you have approved the workspace the notice has said its piece: turn it off "
+    'for this workspace with `"settings/requires-trust" = "off"` under `[rules]` in `.clarvis-lsp.toml` (or '
+    "`[tool.clarvis-lsp.rules]` in `pyproject.toml`, or the editor setting `clarvis.rules`).",
     file_kind="settings",
 )
 
@@ -88,7 +91,7 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
     """Run every ``settings/*`` rule, then the hook and MCP rules on ``hooks`` and ``mcpServers``: the type,
     required and empty-value errors from ``settings.schema.json``'s annotations, then what the schema cannot say
     (unknown fields against the fields configuration allows, Git URLs, installed plugins, trust)."""
-    check_structure(document, "settings", findings, _variables)
+    check_structure(document, "settings", findings, _variables, exempt=_claude_hooks)
     root = document.root
     if not isinstance(root, JsonObject):
         return  # empty (json/syntax) or not an object (the schema's type error)
@@ -105,6 +108,8 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
         key = member.key
         if key == "hooks" and isinstance(value, JsonArray):
             check_hook_list(document, value, findings, owner=owner)
+        elif key == "hooks":
+            report_foreign_hooks(document, value, findings, owner=owner)
         elif key == "mcpServers" and isinstance(value, JsonObject):
             check_mcp_servers(document, value, findings)
         elif key == "marketplaces" and isinstance(value, JsonArray):
@@ -113,6 +118,16 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             _check_enabled_plugins(document, value, context, findings)
     if scope == "workspace":
         _check_trust(document, root, findings)
+
+
+def _claude_hooks(node: JsonNode) -> bool:
+    """The top-level ``hooks`` in Claude Code's shape: ``hooks/foreign-format`` says more than its type error."""
+    return (
+        node.member is not None
+        and node.member.key == "hooks"
+        and node.parent is not None
+        and (node.parent.parent is None and is_claude_hooks(node))
+    )
 
 
 def _variables(node: JsonNode) -> dict[str, str]:

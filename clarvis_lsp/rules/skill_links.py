@@ -32,6 +32,13 @@ from clarvis_lsp.documents.skill import SkillDocument
 from clarvis_lsp.findings import Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.skill_link_scope import (
+    PLUGIN_ROOT_PLACEHOLDER,
+    is_referenced,
+    normalised_label,
+    plugin_problem,
+    plugin_root_target,
+)
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -42,8 +49,11 @@ BROKEN_LINK = rule(
     "A relative link or image in the body points to no file inside the skill directory.",
     why="Skills are copied and installed as directories; a link to a missing file, or to one outside the "
     "skill (another skill's directory included: skills are loaded one at a time), is broken for the agent and "
-    "for people reading the skill. Links in code, HTML comments and footnote definitions are not links; a "
-    "leading `{baseDir}/` or `${CLAUDE_SKILL_DIR}/` stands for the skill directory.",
+    "for people reading the skill. Links in code, HTML comments and footnote definitions are not links, nor is a "
+    "link reference definition that nothing references; a leading `{baseDir}/` or `${CLAUDE_SKILL_DIR}/` stands "
+    "for the skill directory. A plugin is installed whole: a plugin's skill may link to any file of its plugin, "
+    "and a leading `${CLAUDE_PLUGIN_ROOT}/` stands for the plugin directory (outside a plugin it is known only "
+    "at run time, and not checked).",
     example="See [the reference](references/api.md)   (with no references/api.md)",
     fix="Create the file inside the skill directory or correct the link.",
     file_kind="skill",
@@ -466,11 +476,13 @@ def _definitions(body: str, start: int, end: int, seen: set[str] | None = None) 
         label = source[source.index("[", match.start()) : label_end]
         if label.startswith("[^"):
             continue  # a footnote definition, not a link definition
+        normalised = normalised_label(label[1:])
         if seen is not None:
-            normalised = " ".join(label[1:].split()).lower().upper()
             if normalised in seen:
                 continue
             seen.add(normalised)
+        if not is_referenced(body, normalised):
+            continue  # a definition nothing uses is not a link (skill_link_scope)
         yield start + match.start(1), match.group(1), False
 
 
@@ -491,6 +503,8 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
     path = unquote(path) if "%" in path else path
     if not path:
         return target, None
+    if path.startswith(PLUGIN_ROOT_PLACEHOLDER + "/"):
+        return target, plugin_root_target(path, directory)  # None outside a plugin: not checked
     placeholder = _PLACEHOLDER_SEGMENT.match(path)
     if placeholder:
         path = path[placeholder.end() :]
@@ -531,6 +545,11 @@ def _problem(
     target: str, kind: str, resolved: str, directory: str, exists: dict[str, bool], lexists: Callable[[str], bool]
 ) -> str | None:
     if not _is_under(resolved, directory):
+        in_plugin, message = plugin_problem(
+            target, kind, resolved, directory, lambda path: _exists(path, exists, lexists), lexists
+        )
+        if in_plugin:
+            return message  # a plugin's skill may link to any file of its plugin (skill_link_scope)
         root = os.path.dirname(directory)
         if _is_under(os.path.dirname(resolved), root) and os.path.dirname(resolved) != root:  # another skill's
             return (
@@ -541,13 +560,18 @@ def _problem(
             f'{kind} "{target}" points outside the skill directory: skills are installed as a directory, so '
             "copy the file into it and link to the copy."
         )
-    found = exists.get(resolved)
-    if found is None:
-        found = exists[resolved] = lexists(resolved)
-    if found:
+    if _exists(resolved, exists, lexists):
         return None
     relative = Path(os.path.relpath(resolved, directory)).as_posix()
     return f'{kind} "{target}" points to no file: create {relative} in the skill directory or correct the link.'
+
+
+def _exists(path: str, exists: dict[str, bool], lexists: Callable[[str], bool]) -> bool:
+    """Whether ``path`` exists, each path looked up once per check (``exists`` remembers)."""
+    found = exists.get(path)
+    if found is None:
+        found = exists[path] = lexists(path)
+    return found
 
 
 def _is_under(path: str, directory: str) -> bool:

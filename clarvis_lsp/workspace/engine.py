@@ -156,7 +156,9 @@ class WorkspaceEngine:
         small files) but no skill root that did not change. ``meanwhile``: see ``discover_now``."""
         follow = self.config.follow_symlinks
         include_user = self.config.include_user
-        plugin_scan = scan_plugins(self.directory, self.home, include_user=include_user, follow_symlinks=follow)
+        plugin_scan = scan_plugins(
+            self.directory, self.home, include_user=include_user, follow_symlinks=follow, overlay=self.overlay
+        )
         enabled = effective_enabled_plugins(
             self.directory, self.home, include_user, self.overlay, follow_symlinks=follow
         )

@@ -65,6 +65,12 @@ CASES: dict[str, str] = {
     "tabs": "\t[tabbed](references/ok.md)\n\n- item\t[x](«tab.md»)\n",
     "multi-line link": "[a link that\nwraps](«wrapped.md») over lines\n",
     "not a link at all": "Arrays like a[i] (j) are text; so is ](x) alone and [unclosed](nothing\n",
+    # A definition nothing references renders nothing: a template's lines are not links (SPEC §3.1).
+    "unreferenced definitions": "## Features\n\n- [Feature 1]: [Description]\n- [Feature 2]: [Description]\n\n"
+    "[unused-def]: references/unused.md\n[Used Def]: «references/used.md»\n\nRead [used  def] first.\n",
+    "definition referenced by an image": "![chart][chart-img]\n\n[chart-img]: «assets/chart.png»\n",
+    # Outside a plugin the plugin placeholder is known only at run time.
+    "plugin placeholder outside a plugin": "Run [build](${CLAUDE_PLUGIN_ROOT}/scripts/build.sh) first.\n",
 }
 
 PLANT = "«"
@@ -120,6 +126,73 @@ def test_the_whole_corpus_in_one_file_with_crlf_and_bom(tmp_path: Path, newline:
     found = [(f["line"], f["column"], f["end_column"]) for f in _broken(tmp_path)]
     assert found == [(offset + line + 1, start + 1, end + 1) for line, start, end in planted]
     assert len(found) >= 25
+
+
+# The skill `demo` of the plugin `kit` (.clarvis/plugins/kit/skills/demo/), whose plugin holds PLUGIN_FILES: a
+# plugin is installed whole, so its skills may link to any file of it (SPEC §3.1).
+PLUGIN_FILES = ["scripts/build.sh", "skills/other/SKILL.md", "README.md"]
+PLUGIN_CASES: dict[str, str] = {
+    "plugin root placeholder": "Run [build](${CLAUDE_PLUGIN_ROOT}/scripts/build.sh) or "
+    "[gone](«${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh»).\n",
+    "same-plugin links": "See [other](../other/SKILL.md), [readme](../../README.md) and "
+    "[missing](«../../docs/missing.md»).\n",
+    "links that leave the plugin": "[up](«../../../README.md») and [far](«../../../../../x.md»)\n",
+    "the skill's own files still count": "[ok](references/ok.md) [gone](«references/gone.md»)\n",
+    "unreferenced definitions in a plugin": "- [Step 1]: [What it does]\n\n[unused]: ../../gone.md\n",
+}
+
+
+def _plugin_skill(workspace: Path, body: str) -> int:
+    """The skill of PLUGIN_CASES with ``body``; the number of frontmatter lines."""
+    plugin = workspace / ".clarvis" / "plugins" / "kit"
+    (plugin / "plugin.json").parent.mkdir(parents=True, exist_ok=True)
+    (plugin / "plugin.json").write_text('{"name": "kit"}\n', encoding="utf-8")
+    for relative in [*PLUGIN_FILES, *(f"skills/demo/{name}" for name in EXISTING)]:
+        (plugin / relative).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / relative).write_text("x\n", encoding="utf-8")
+    frontmatter = "---\nname: demo\ndescription: Does things.\n---\n"
+    (plugin / "skills" / "demo" / "SKILL.md").write_text(frontmatter + body, encoding="utf-8")
+    return frontmatter.count("\n")
+
+
+@pytest.mark.parametrize("name", list(PLUGIN_CASES))
+def test_plugin_corpus_case(tmp_path: Path, name: str) -> None:
+    body, planted = _plant(PLUGIN_CASES[name])
+    offset = _plugin_skill(tmp_path, body)
+    found = [(f["line"], f["column"], f["end_column"]) for f in _broken(tmp_path)]
+    assert found == [(offset + line + 1, start + 1, end + 1) for line, start, end in planted], PLUGIN_CASES[name]
+
+
+def test_a_claude_code_plugin_being_ported_counts_as_a_plugin(tmp_path: Path) -> None:
+    # A plugin.json in .claude-plugin/ (Claude Code's place) marks the plugin a ported skill links within.
+    plugin = tmp_path / "my-plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "my-plugin"}\n', encoding="utf-8")
+    (plugin / "scripts").mkdir()
+    (plugin / "scripts" / "run.sh").write_text("x\n", encoding="utf-8")
+    skill = plugin / "skills" / "demo" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: demo\ndescription: d\n---\n[a](${CLAUDE_PLUGIN_ROOT}/scripts/run.sh) [b](../../scripts/run.sh)\n"
+        "[c](${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh)\n",
+        encoding="utf-8",
+    )
+    [found] = _broken(tmp_path)
+    assert (found["line"], found["column"]) == (6, 5)
+    assert found["message"] == (
+        'Link "${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh" points to no file: create scripts/gone.sh in the plugin '
+        '"my-plugin" or correct the link.'
+    )
+
+
+def test_plugin_messages_are_true_for_plugin_skills(tmp_path: Path) -> None:
+    _plugin_skill(tmp_path, "[a](../../../shared/x.md) [b](../../docs/gone.md)\n")
+    messages = [f["message"] for f in _broken(tmp_path)]
+    assert messages == [
+        'Link "../../../shared/x.md" points outside the plugin "kit": a plugin is installed as its directory, so '
+        "the file is not there when this skill runs; copy it into the plugin and link to the copy.",
+        'Link "../../docs/gone.md" points to no file: create docs/gone.md in the plugin "kit" or correct the link.',
+    ]
 
 
 def test_messages_say_what_is_wrong(tmp_path: Path) -> None:

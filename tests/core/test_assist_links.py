@@ -14,7 +14,7 @@ name: review
 description: "Links: [not](a.md) in the frontmatter"
 ---
 See [the API](references/api.md#auth), ![logo](<assets/logo 1.png>) and [gone](missing.md).
-[site](https://example.com) [top](#steps) `[code](references/api.md)` [abs](/etc/passwd)
+[site](https://example.com) [top](#steps) `[code](references/api.md)` [abs](/etc/passwd) [ref]
 ```md
 [fenced](references/api.md)
 ```

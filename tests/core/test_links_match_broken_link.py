@@ -32,10 +32,11 @@ Intro paragraph.
 [^1]: references/api.md
 
 See [the guide][ref] and [a paren](references/a(1).md) and [placeholder]({baseDir}/references/api.md).
-Also [missing](references/missing.md) and [outside](../other/SKILL.md).
+Also [missing](references/missing.md) and [outside](../other/SKILL.md), and [gone].
 
 [ref]: guide.md
 [gone]: references/gone.md
+[unused]: references/unused.md
 """
 
 
@@ -93,6 +94,8 @@ def test_document_links_and_broken_link_findings_partition_the_same_links(tmp_pa
     hidden = {number for number, line in enumerate(BODY.splitlines()) if "(references/api.md)" in line}
     hidden.add(BODY.splitlines().index("[^1]: references/api.md"))
     assert len(hidden) == 4
+    # A definition nothing references is no link either.
+    hidden.add(BODY.splitlines().index("[unused]: references/unused.md"))
     assert not {link.range.start.line for link in found} & hidden
     assert not {item.range.start.line for item in findings} & hidden
 

@@ -542,7 +542,7 @@ def test_a_link_to_a_missing_file_is_reported_on_its_target(tmp_path: Path) -> N
 
 
 def test_a_missing_image_and_a_reference_definition_are_reported(tmp_path: Path) -> None:
-    diagnostics = body_skill(tmp_path, "![logo](assets/logo.png)\n\n[api]: references/missing.md\n")
+    diagnostics = body_skill(tmp_path, "![logo](assets/logo.png) [api]\n\n[api]: references/missing.md\n")
     assert [(d.code, d.range) for d in diagnostics] == [
         ("skill/broken-link", Range.of(4, 8, 4, 23)),
         ("skill/broken-link", Range.of(6, 7, 6, 28)),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clarvis_lsp.discovery import StartupError, find_workspaces
+from clarvis_lsp.discovery import StartupError, find_workspaces, unloaded_plugins
 from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, effective_skills
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 
@@ -31,10 +31,11 @@ async def effective_skills_request(server: ClarvisServer, params: Any) -> dict[s
     for engine in engines:
         await server.scanned(engine)
         try:
-            registry = engine.discovered.registry
+            discovered = engine.discovered
         except StartupError:
             continue  # reported on the configuration file already
-        workspaces.append(_workspace_json(effective_skills(engine.directory, registry)))
+        unloaded = unloaded_plugins(discovered.plugins, discovered.enabled_plugins)
+        workspaces.append(_workspace_json(effective_skills(engine.directory, discovered.registry, unloaded)))
     return {"workspaces": workspaces}
 
 

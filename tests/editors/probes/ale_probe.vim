@@ -1,13 +1,10 @@
-" Vim 9 + ALE (Debian vim-ale) with the shipped editors/vim linters: open the fixture's SKILL.md, wait for
-" ALE to show the server's diagnostics, check that a README is never sent to the server, and write what it saw
-" to $CLARVIS_OUT as JSON.
-" Run as: vim -N -u NONE -i NONE -n --not-a-term -c 'source ale_probe.vim' </dev/null
-set nocompatible
-let &runtimepath = $CLARVIS_EDITORS . '/vim,' . &runtimepath
-filetype on
-let g:ale_linters = {'markdown': ['clarvis_lsp'], 'json': ['clarvis_lsp']}
+" Vim 9 + ALE (Debian vim-ale) set up by ~/.vimrc alone, holding editors/vim/README.md's lines (the test writes
+" them there; nothing here configures Vim or ALE): open the fixture's SKILL.md, wait for ALE to show the server's
+" diagnostics, check that a README is never sent to the server, and write what it saw to $CLARVIS_OUT as JSON.
+" Run as: vim -i NONE -n --not-a-term -c 'source ale_probe.vim' </dev/null
+" The one setting of the probe's own is the README's optional `g:clarvis_lsp_settings`, read when the server
+" starts (at the first file below): includeUser off, so skill/unknown-agent shows that settings reach the server.
 let g:clarvis_lsp_settings = {'includeUser': v:false}
-packadd ale
 
 let s:timeout = str2float($CLARVIS_TIMEOUT_MS ==# '' ? '20000' : $CLARVIS_TIMEOUT_MS) / 1000.0
 let s:result = {'errors': [], 'ok': v:false}
