@@ -141,6 +141,20 @@ class ClarvisProtocol(LanguageServerProtocol):
         if msg_id in self._request_futures:
             super()._handle_cancel_notification(msg_id)
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """``shutdown``: the server's own handler, then every other handler still running is cancelled and only
+        ``exit`` is accepted. The pending futures are walked in a copy of the table: a cancelled future's callbacks
+        run at once and remove it from the table (pygls walks the table itself, and a shutdown that came while
+        ``initialized`` still waited for the client's configuration failed with "dictionary changed size")."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        this_request = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != this_request and not future.done():
+                future.cancel()
+        self._shutdown = True
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
         uri = params.text_document.uri

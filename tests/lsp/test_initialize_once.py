@@ -3,7 +3,9 @@
 - a request before ``initialize`` gets ``-32002 ServerNotInitialized``, a notification before it is dropped,
   and ``exit`` before it still exits;
 - a second ``initialize`` gets ``InvalidRequest`` and changes nothing: the position encoding the first one
-  negotiated and the open documents (with their edits) stay.
+  negotiated and the open documents (with their edits) stay;
+- ``shutdown`` is answered while a handler still waits for the client (``initialized`` waiting for the answer to
+  ``workspace/configuration``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class Session:
         self.process = process
         self.next_id = 0
         self.notifications: list[dict[str, Any]] = []
+        self.answer_server = True  # whether the server's own requests are answered (with null)
+        self.unanswered: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, object]) -> None:
         assert self.process.stdin is not None
@@ -45,7 +49,10 @@ class Session:
         while (read := read_message(self.process.stdout)) is not None:
             message = read[1]
             if "method" in message and "id" in message:
-                self.send({"id": message["id"], "result": None})
+                if self.answer_server:
+                    self.send({"id": message["id"], "result": None})
+                else:
+                    self.unanswered.append(message)
             elif "method" in message:
                 self.notifications.append(message)
             elif message.get("id") == self.next_id:
@@ -129,4 +136,18 @@ def test_a_second_initialize_is_refused_and_changes_nothing(session: Session, tm
     answer = session.request("textDocument/diagnostic", {"textDocument": {"uri": skill.as_uri()}})
     assert answer["result"]["items"] == []  # "name: review" matches its directory
     assert session.request("shutdown", None)["result"] is None
+    assert session.close() == 0
+
+
+def test_shutdown_is_answered_while_a_handler_waits_for_the_client(session: Session, tmp_path: Path) -> None:
+    params = initialize_params(tmp_path, ["utf-16"])
+    params["capabilities"] = {"workspace": {"configuration": True}}
+    session.request("initialize", params)
+    session.answer_server = False
+    session.notify("initialized", {})
+    session.request(
+        "textDocument/hover", {"textDocument": {"uri": "untitled:x"}, "position": {"line": 0, "character": 0}}
+    )
+    assert [message["method"] for message in session.unanswered] == ["workspace/configuration"]
+    assert session.request("shutdown", None) == {"jsonrpc": "2.0", "id": session.next_id, "result": None}
     assert session.close() == 0
