@@ -12,6 +12,14 @@ enabled plugin. Measures:
 - completion, hover and workspace/symbol p95; the server's peak RSS (VmHWM).
 
     python benchmarks/bench_server.py --skills 10000 --edits 200
+
+``--soak`` measures a long editing session instead (SPEC §8: RSS growing less than 5 MB over 20,000 edits): one
+SKILL.md typed into 20,000 times with incremental changes (characters typed at the end of the description and
+taken back, positions past the line's end as editors send them, the name switched to a shadowed one and back
+every 100 edits), each edit waiting for its ``publishDiagnostics``; the server's RSS (VmRSS) after a warm-up of
+2,000 edits and at the end, and the keystroke latency after the warm-up.
+
+    python benchmarks/bench_server.py --soak --skills 2000 --edits 20000
 """
 
 from __future__ import annotations
@@ -38,8 +46,12 @@ WORK = Path(__file__).parent / ".work"
 
 
 def peak_rss_mib(pid: int) -> float:
+    return status_mib(pid, "VmHWM")
+
+
+def status_mib(pid: int, field: str) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -131,6 +143,18 @@ class Bench:
             latencies.append(await asyncio.wait_for(future, 30) - sent)
         return latencies
 
+    async def keystroke(self, path: Path, version: int, change: types.TextDocumentContentChangeEvent) -> float:
+        """One ``didChange``; seconds until the server published diagnostics for that version."""
+        future = self.expect(path.as_uri(), version)
+        sent = time.perf_counter()
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+                content_changes=[change],
+            )
+        )
+        return await asyncio.wait_for(future, 30) - sent
+
 
 async def timed(count: int, request: Callable[[], Awaitable[Any]]) -> list[float]:
     samples = []
@@ -141,11 +165,9 @@ async def timed(count: int, request: Callable[[], Awaitable[Any]]) -> list[float
     return samples
 
 
-async def run(skills: int, edits: int) -> dict[str, float]:
+async def start_server(skills: int) -> tuple[Bench, Path, Path]:
+    """The server, initialized over a generated workspace of ``skills`` skills; the workspace and its home."""
     workspace, home = generate(WORK / f"corpus-{skills}", skills)
-    settings, manifest = add_configuration(workspace)
-    target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
-    other_name = next((workspace / ".agents" / "skills").glob("*/SKILL.md")).parent.name
     bench = Bench()
     client = bench.client
     # The personal roots of the corpus are the server's home, so all four roots (N skills) are discovered.
@@ -162,9 +184,27 @@ async def run(skills: int, edits: int) -> dict[str, float]:
             initialization_options={"clarvis": {"includeUser": True}},
         )
     )
-    loop = asyncio.get_running_loop()
-    bench.scan_end = loop.create_future()
+    bench.scan_end = asyncio.get_running_loop().create_future()
     client.initialized(types.InitializedParams())
+    return bench, workspace, home
+
+
+def server_pid(bench: Bench) -> int:
+    return bench.client._server.pid if bench.client._server else 0  # type: ignore[attr-defined,no-any-return]
+
+
+async def stop(bench: Bench) -> None:
+    await bench.client.shutdown_async(None)
+    bench.client.exit(None)
+    await bench.client.stop()
+
+
+async def run(skills: int, edits: int) -> dict[str, float]:
+    bench, workspace, _home = await start_server(skills)
+    client = bench.client
+    settings, manifest = add_configuration(workspace)
+    target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
+    other_name = next((workspace / ".agents" / "skills").glob("*/SKILL.md")).parent.name
     text = target.read_text()
     first_publish = bench.expect(target.as_uri(), None)
     start = time.perf_counter()
@@ -200,7 +240,7 @@ async def run(skills: int, edits: int) -> dict[str, float]:
     symbols = await timed(
         min(edits, 50), lambda: client.workspace_symbol_async(types.WorkspaceSymbolParams(query="skill-0001"))
     )
-    server_pid = client._server.pid if client._server else 0  # type: ignore[attr-defined]
+    pid = server_pid(bench)
     results.update(
         {
             "SKILL.md keystroke p50 (ms)": p50(skill),
@@ -212,12 +252,74 @@ async def run(skills: int, edits: int) -> dict[str, float]:
             "completion p95 (ms)": p95(completion),
             "hover p95 (ms)": p95(hover),
             "workspace/symbol p95 (ms)": p95(symbols),
-            "peak RSS (MiB)": peak_rss_mib(server_pid) if server_pid else float("nan"),
+            "peak RSS (MiB)": peak_rss_mib(pid) if pid else float("nan"),
         }
     )
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
+    await stop(bench)
+    return results
+
+
+WARM_UP = 2000  # edits before the soak's first RSS reading: caches, interned strings, the allocator's arenas
+
+
+async def soak(skills: int, edits: int) -> dict[str, float]:
+    """One SKILL.md edited ``edits`` times with incremental changes, each waiting for its diagnostics."""
+    bench, workspace, _home = await start_server(skills)
+    target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
+    original = target.parent.name
+    other_name = next((workspace / ".agents" / "skills").glob("*/SKILL.md")).parent.name
+    text = target.read_text()
+    lines = text.split("\n")
+    name_line = next(index for index, line in enumerate(lines) if line.startswith("name: "))
+    description_line = next(index for index, line in enumerate(lines) if line.startswith("description: "))
+    first_publish = bench.expect(target.as_uri(), None)
+    bench.open(target, text)
+    await asyncio.wait_for(first_publish, 120)
+    assert bench.scan_end is not None
+    await asyncio.wait_for(bench.scan_end, 120)
+    pid = server_pid(bench)
+    latencies: list[float] = []
+    description = lines[description_line]  # the client's copy of the line being typed in
+    named = original
+    rss_after_warm_up = float("nan")
+    started = time.perf_counter()
+    for index in range(edits):
+        if index == WARM_UP:
+            rss_after_warm_up = status_mib(pid, "VmRSS")
+        change: types.TextDocumentContentChangeEvent
+        if index % 100 == 99:  # the name switched: shadowing changes, and the diagnostics with it
+            replacement = other_name if named == original else original
+            change = types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(name_line, 6), types.Position(name_line, 6 + len(named))),
+                text=replacement,
+            )
+            named = replacement
+        elif index % 20 < 10:  # typed at the end of the line (a character past it means its end)
+            at = types.Position(description_line, 10_000)
+            typed = "é😀"[index % 2]
+            change = types.TextDocumentContentChangePartial(range=types.Range(at, at), text=typed)
+            description += typed
+        else:  # taken back, one character at a time, from its start (in UTF-16 units) to past the end
+            description = description[:-1]
+            start = types.Position(description_line, len(description.encode("utf-16-le")) // 2)
+            end = types.Position(description_line, 10_000)
+            change = types.TextDocumentContentChangePartial(range=types.Range(start, end), text="")
+        latency = await bench.keystroke(target, index + 2, change)
+        if index >= WARM_UP:
+            latencies.append(latency)
+    elapsed = time.perf_counter() - started
+    rss_end = status_mib(pid, "VmRSS")
+    results = {
+        "edits": float(edits),
+        "RSS after warm-up (MiB)": rss_after_warm_up,
+        "RSS at the end (MiB)": rss_end,
+        "RSS growth after warm-up (MiB)": rss_end - rss_after_warm_up,
+        "keystroke p50 after warm-up (ms)": p50(latencies),
+        "keystroke p95 after warm-up (ms)": p95(latencies),
+        "keystroke max after warm-up (ms)": max(latencies) * 1000,
+        "session (s)": elapsed,
+    }
+    await stop(bench)
     return results
 
 
@@ -225,7 +327,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skills", type=int, default=10000)
     parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--soak", action="store_true", help="a long editing session: RSS growth and latency")
     args = parser.parse_args()
+    if args.soak:
+        results = asyncio.run(soak(args.skills, args.edits))
+        print(f"| soak ({args.skills:,} skills, {args.edits:,} incremental edits) | value |")
+        print("| --- | ---: |")
+        for name, value in results.items():
+            print(f"| {name} | {value:.1f} |")
+        return
     results = asyncio.run(run(args.skills, args.edits))
     print(f"| measure ({args.skills:,} skills, {args.edits} edits each) | value |")
     print("| --- | ---: |")

@@ -14,7 +14,6 @@ What resolves to what (SPEC §5):
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonObject, parse_json
@@ -37,6 +36,7 @@ from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.rules.discovery import name_range, names_at
+from clarvis_lsp.rules.plugin_paths import path_inside
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 
@@ -86,8 +86,9 @@ def _plugin_definition(
     hooks = root.value_of("hooks")
     relative = string_value(hooks)
     if relative is not None and on_node(hooks, offset):
-        target = Path(os.path.normpath(plugin_dir / relative))
-        if target.is_file() or target in engine.overlay:
+        # A path that leaves the plugin is reported (plugin/path-escapes) and never opened (SPEC §9).
+        target = path_inside(plugin_dir, relative, follow_symlinks=engine.config.follow_symlinks)
+        if target is not None and (target.is_file() or target in engine.overlay):
             return [Location(target, FILE_START)]
     return []
 

@@ -8,6 +8,9 @@
   relative paths (``./scripts/check.sh``, ``bash scripts/lint.sh``), resolved against the plugin directory for a
   plugin's hooks and against the workspace (the directory holding ``.clarvis``) for settings.
 
+A plugin path or command path that leaves its directory (``../``, absolute, through a symlink; any symlink when
+symlinks are off) is never linked: it is reported (``plugin/path-escapes``) and not read (SPEC §9).
+
 Only a link whose target exists (on disk, or as an open buffer) is returned: a link the editor cannot open would
 only mislead, and the missing targets are already diagnostics.
 """
@@ -29,6 +32,7 @@ from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.rules import skill_links
+from clarvis_lsp.rules.plugin_paths import path_inside
 
 __all__ = ["DocumentLink", "document_links"]
 
@@ -48,16 +52,22 @@ class DocumentLink:
 
 
 def document_links(
-    kind: FileKind | None, path: Path, text: str, open_files: Container[Path] = ()
+    kind: FileKind | None,
+    path: Path,
+    text: str,
+    open_files: Container[Path] = (),
+    *,
+    follow_symlinks: bool = True,
 ) -> list[DocumentLink]:
     """The links of a document of ``kind`` whose target exists (``open_files``: the editor's open documents, which
-    exist before they are saved); at most ``MAX_LINKS``. Never raises on broken input: what parsed is linked."""
+    exist before they are saved); at most ``MAX_LINKS``. Never raises on broken input: what parsed is linked.
+    ``follow_symlinks``: the workspace's setting (off: no JSON document's path through a symlink is linked)."""
     text = strip_bom(text)
     found: list[DocumentLink] = []
     if kind is FileKind.SKILL:
         found = list(itertools.islice(_skill_links(path, text, open_files), MAX_LINKS))
     elif kind in (FileKind.PLUGIN, FileKind.HOOKS, FileKind.SETTINGS):
-        found = list(_json_links(kind, path, parse_json(text), open_files))
+        found = list(_json_links(kind, path, parse_json(text), open_files, follow_symlinks))
     return found[:MAX_LINKS]
 
 
@@ -92,12 +102,13 @@ def _exists(target: Path, open_files: Container[Path]) -> bool:
 # -- plugin.json and hooks ---------------------------------------------------------------------------------------
 
 
-def _resolve(written: str, base: Path) -> Path | None:
-    """A relative destination as a path under ``base``; None for a URL, an anchor or an absolute path."""
+def _resolve(written: str, base: Path, follow_symlinks: bool) -> Path | None:
+    """A relative destination as a path under ``base``; None for a URL, an anchor, an absolute path, or a path
+    that leaves ``base`` (``plugin_paths.path_inside``)."""
     target = unquote(written.split("#", 1)[0].split("?", 1)[0])
-    if not target or _SCHEME.match(target) or target.startswith(("/", "\\", "~")):
+    if not target or _SCHEME.match(target):
         return None
-    return Path(os.path.normpath(base / target))
+    return path_inside(base, target, follow_symlinks=follow_symlinks)
 
 
 def _plugin_directory(path: Path) -> Path | None:
@@ -109,19 +120,19 @@ def _plugin_directory(path: Path) -> Path | None:
 
 
 def _json_links(
-    kind: FileKind, path: Path, document: JsonDocument, open_files: Container[Path]
+    kind: FileKind, path: Path, document: JsonDocument, open_files: Container[Path], follow_symlinks: bool
 ) -> Iterator[DocumentLink]:
     plugin_dir = _plugin_directory(path) if kind is not FileKind.SETTINGS else None
     if kind is FileKind.PLUGIN and isinstance(document.root, JsonObject):
         hooks = document.root.value_of("hooks")
         if hooks is not None and hooks.kind == "string" and isinstance(hooks.value, str):
-            target = _resolve(hooks.value, path.parent)
+            target = _resolve(hooks.value, path.parent, follow_symlinks)
             if target is not None and _exists(target, open_files):
                 yield DocumentLink(_inner(document, hooks), target, f"Open the hooks document {hooks.value}")
     # A hook's command runs from the plugin directory for a plugin's hooks, from the workspace for settings'.
     base = plugin_dir if plugin_dir is not None else path.parent.parent
     for command in _hook_commands(document.root, 0):
-        yield from _command_links(document, command, base, open_files)
+        yield from _command_links(document, command, base, open_files, follow_symlinks)
 
 
 def _inner(document: JsonDocument, node: JsonNode) -> Range:
@@ -145,7 +156,7 @@ def _hook_commands(node: JsonNode | None, depth: int) -> Iterator[JsonNode]:
 
 
 def _command_links(
-    document: JsonDocument, command: JsonNode, base: Path, open_files: Container[Path]
+    document: JsonDocument, command: JsonNode, base: Path, open_files: Container[Path], follow_symlinks: bool
 ) -> Iterator[DocumentLink]:
     """The words of a command that are relative paths of existing files (``./x.sh``, ``scripts/x.sh``)."""
     raw_start, raw_end = command.start + 1, max(command.start + 1, command.end - 1)
@@ -154,7 +165,7 @@ def _command_links(
         word = match.group(0)
         if "/" not in word or "\\" in word or "$" in word or _SCHEME.match(word):
             continue
-        target = _resolve(word, base)
+        target = _resolve(word, base, follow_symlinks)
         if target is not None and (target in open_files or os.path.isfile(target)):
             begin, end = raw_start + match.start(), raw_start + match.end()
             yield DocumentLink(document.range_of(begin, end), target, f"Open {word}")

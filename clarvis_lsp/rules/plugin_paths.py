@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from clarvis_lsp.discovery.fs import is_regular_file, is_symlink
+from clarvis_lsp.discovery.fs import is_regular_file, is_symlink, symlinked_component
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.findings import Range, Related, Severity
 from clarvis_lsp.knowledge import layout
@@ -121,6 +121,24 @@ def _escape_reason(value: str) -> str | None:
         elif part not in ("", "."):
             depth += 1
     return None
+
+
+def path_inside(base: Path, relative: str, *, follow_symlinks: bool) -> Path | None:
+    """Where ``relative`` (a manifest path, a hook command's script) leads under ``base`` (the plugin directory),
+    or None when it leaves it: lexically (``../x``, an absolute path, a URL, ``~``), or through a symlink (one
+    pointing outside when symlinks are followed; any symlink on the way when they are not, since then no link is
+    read at all). What the editor may open, link or read for a plugin path (SPEC §9); existence is the caller's
+    question. Only ``lstat``/``readlink`` are used: nothing outside is opened to decide."""
+    if not relative.strip() or _escape_reason(relative) is not None:
+        return None
+    target = Path(os.path.normpath(base / relative))
+    try:
+        if not follow_symlinks:
+            on_the_way = symlinked_component(str(target), str(base)) is not None
+            return None if on_the_way or is_symlink(str(target)) else target
+        return target if _within(os.path.realpath(target), os.path.realpath(base)) else None
+    except (OSError, ValueError):
+        return None
 
 
 def _check_relative_path(

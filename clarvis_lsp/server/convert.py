@@ -43,19 +43,28 @@ def to_client_range(range_: Range, lines: LineIndex, encoding: str) -> types.Ran
 
 
 def from_client_position(position: types.Position, lines: LineIndex, encoding: str) -> Position:
-    """A client position to code points; a column past the end of the line clamps to the line's end."""
+    """A client position to code points; a column past the end of the line clamps to the line's end, and one inside
+    a character (half of a surrogate pair, part of a UTF-8 sequence) means the end of that character."""
     if position.line >= lines.line_count:
         last = lines.line_count - 1
         return Position(last, len(lines.line_text(last)))
-    line_text = lines.line_text(position.line)
-    if encoding == UTF32:
-        return Position(position.line, min(position.character, len(line_text)))
-    consumed = 0
-    for index, char in enumerate(line_text):
-        if consumed >= position.character:
-            return Position(position.line, index)
-        consumed += _units(char, encoding)
-    return Position(position.line, len(line_text))
+    return Position(position.line, _code_points(lines.line_text(position.line), position.character, encoding))
+
+
+def _code_points(line_text: str, character: int, encoding: str) -> int:
+    """How many code points of ``line_text`` the first ``character`` units of ``encoding`` cover. Converted with
+    one encode and one decode of the line (this runs twice for every edit the client sends)."""
+    if encoding == UTF32 or line_text.isascii():
+        return min(character, len(line_text))
+    codec, width = ("utf-8", 1) if encoding == UTF8 else ("utf-16-le", 2)
+    data = line_text.encode(codec, errors="surrogatepass")
+    cut = character * width
+    if cut >= len(data):
+        return len(line_text)
+    try:  # a cut between the halves of a surrogate pair decodes to the lone high half: that character counts
+        return len(data[:cut].decode(codec, errors="surrogatepass"))
+    except UnicodeDecodeError as error:  # UTF-8 cut inside a sequence: that character counts
+        return len(data[: error.start].decode(codec, errors="surrogatepass")) + 1
 
 
 _SEVERITY = {

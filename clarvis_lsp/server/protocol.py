@@ -1,25 +1,43 @@
-"""The JSON-RPC protocol with the guarantees SPEC §9 asks of the server: every request gets an answer.
+"""The JSON-RPC protocol with the guarantees SPEC §9 asks of the server: every request gets an answer, the
+server's copy of a document is the client's, and memory does not grow with the number of messages.
 
 pygls drops a request whose params do not match the LSP types (it shows an error message but never answers, so
-the client waits forever) and silently ignores requests after ``shutdown``. Here:
+the client waits forever), silently ignores requests after ``shutdown``, accepts ``initialize`` twice (the second
+resets the workspace: the position encoding and the open documents' edits) and answers a request sent before
+``initialize`` with ``null``. Here:
 
+- a request before ``initialize`` gets ``-32002 ServerNotInitialized``, a notification before it is dropped (but
+  ``exit``), and a second ``initialize`` gets ``InvalidRequest`` (LSP, "Initialize Request");
 - a request whose params cannot be read gets a JSON-RPC ``InvalidParams`` error (a notification is logged);
 - a request after ``shutdown`` gets ``InvalidRequest``;
 - a ``didChange`` older than the document's version is ignored with a log message instead of corrupting the
-  buffer (changes are applied in order, so an out-of-date one no longer fits the text).
+  buffer (changes are applied in order, so an out-of-date one no longer fits the text); the others are applied
+  by ``clarvis_lsp.server.edits`` (LSP's line ends and clamping, not ``str.splitlines``);
+- a handler's finished future is forgotten: pygls 2.1.1 keeps the future of every notification (one per
+  keystroke) in ``_request_futures`` for ever, about 2 KB each (benchmarks/pygls-request-futures-leak.md).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Generator
+from collections.abc import Callable, Generator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
+
+from clarvis_lsp.server.edits import apply_changes
 
 LOG = logging.getLogger(__name__)
 
@@ -37,6 +55,10 @@ class UnreadableMessage:
 class ClarvisProtocol(LanguageServerProtocol):
     """pygls' language server protocol, answering every request (see the module docstring)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._initialize_received = False
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
@@ -47,6 +69,11 @@ class ClarvisProtocol(LanguageServerProtocol):
             return UnreadableMessage(data.get("id"), method, error)
 
     def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        msg_id = getattr(message, "id", None)
+        is_request = msg_id is not None and method is not None
+        if not self._accepts_before_initialize(message, method, is_request):
+            return
         if isinstance(message, UnreadableMessage):
             if message.id is None:
                 LOG.warning("ignored the %s notification: its params cannot be read", message.method)
@@ -54,13 +81,59 @@ class ClarvisProtocol(LanguageServerProtocol):
             invalid = JsonRpcInvalidParams(f"{message.method}: the params do not match the LSP types")
             self._send_response(message.id, error=invalid.to_response_error())
             return
-        method = getattr(message, "method", None)
-        is_request = getattr(message, "id", None) is not None and method is not None
         if self._shutdown and is_request and method != types.EXIT:
             refused = JsonRpcInvalidRequest(f"{method} after shutdown: the server only accepts exit now")
             self._send_response(message.id, error=refused.to_response_error())
             return
         super().handle_message(message)
+
+    def _accepts_before_initialize(self, message: Any, method: str | None, is_request: bool) -> bool:
+        """LSP's rules around ``initialize``: False (the message answered or dropped here) for a second
+        ``initialize``, a request before the first (``ServerNotInitialized``) and a notification before it but
+        ``exit``. Responses to the server's own requests always pass."""
+        if method is None:
+            return True
+        if is_request and method == types.INITIALIZE:
+            if self._initialize_received:
+                again = JsonRpcInvalidRequest("initialize may only be sent once")
+                self._send_response(message.id, error=again.to_response_error())
+                return False
+            # An initialize whose params cannot be read is answered InvalidParams and does not count.
+            self._initialize_received = not isinstance(message, UnreadableMessage)
+            return True
+        if self._initialize_received or method == types.EXIT:
+            return True
+        if is_request:
+            early = JsonRpcServerNotInitialized(f"{method} before initialize: send initialize first")
+            self._send_response(message.id, error=early.to_response_error())
+        else:
+            LOG.warning("dropped the %s notification: it came before initialize", method)
+        return False
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Callable[[Future[Any]], None],
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls' handler execution, forgetting the handler's future once it is done. pygls removes a request's
+        future when it answers, but never a notification's (nor the inner future of a handler that yields to
+        another): one finished future per ``didChange`` stayed in ``_request_futures`` for ever."""
+
+        def forget_then_callback(future: Future[Any]) -> None:
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+            callback(future)
+
+        super()._execute_handler(msg_id, handler, forget_then_callback, args, kwargs)
+
+    def _handle_response(self, msg_id: Any, result: Any | None = None, error: Any | None = None) -> None:
+        """A response to one of the server's requests; its expected result type is forgotten as well (pygls
+        forgets it only when the response is a result, not an error)."""
+        self._result_types.pop(msg_id, None)
+        super()._handle_response(msg_id, result, error)
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         """A cancel for a request already answered is normal (clients cancel on every keystroke): ignore it
@@ -68,19 +141,44 @@ class ClarvisProtocol(LanguageServerProtocol):
         if msg_id in self._request_futures:
             super()._handle_cancel_notification(msg_id)
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """``shutdown``: the server's own handler, then every other handler still running is cancelled and only
+        ``exit`` is accepted. The pending futures are walked in a copy of the table: a cancelled future's callbacks
+        run at once and remove it from the table (pygls walks the table itself, and a shutdown that came while
+        ``initialized`` still waited for the client's configuration failed with "dictionary changed size")."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        this_request = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != this_request and not future.done():
+                future.cancel()
+        self._shutdown = True
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
         uri = params.text_document.uri
-        document = self.workspace.text_documents.get(uri)
-        current = document.version if document is not None else None
+        document = self.workspace.text_documents.get(unquote(uri))  # pygls keys its documents so
+        if document is None:
+            self._warn(f"clarvis-lsp: ignored a change to {uri}: the document is not open")
+            return
+        current = document.version
         if current is not None and params.text_document.version < current:
-            message = (
+            self._warn(
                 f"clarvis-lsp: ignored a change to {uri} for version {params.text_document.version}: "
                 f"the document is at version {current} already"
             )
-            LOG.warning(message)
-            self.notify(
-                types.WINDOW_LOG_MESSAGE, types.LogMessageParams(type=types.MessageType.Warning, message=message)
-            )
             return
-        yield from super().lsp_text_document__did_change(params)
+        encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        text = apply_changes(document.source, params.content_changes, encoding)
+        self.workspace.put_text_document(
+            types.TextDocumentItem(
+                uri=uri, language_id=document.language_id or "", version=params.text_document.version, text=text
+            )
+        )
+        if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield user_handler, (params,), None
+
+    def _warn(self, message: str) -> None:
+        LOG.warning(message)
+        self.notify(types.WINDOW_LOG_MESSAGE, types.LogMessageParams(type=types.MessageType.Warning, message=message))

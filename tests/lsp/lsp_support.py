@@ -18,7 +18,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, create_work_done_progress, register_lsp_features
 from pytest_lsp.protocol import LanguageClientProtocol
 
 CLIENT_SPECS = {"visual_studio_code": "visual-studio-code@v1.65.2", "neovim": "neovim@v0.11.0"}
@@ -57,6 +57,10 @@ class ClarvisClient(LanguageClient):
         self.semantic_tokens_refreshes = 0
         self.inlay_hint_refreshes = 0
         self.effective_skills_changes = 0
+        self.progress_gate: asyncio.Event | None = None
+        """While set to an event, the client answers ``window/workDoneProgress/create`` only once it is set: the
+        server's first scan waits for that answer, so a test can hold the scan before its end."""
+        self.progress_requests = 0
         self._arrived: asyncio.Event | None = None
         self._initial_configuration = copy.deepcopy(self._configuration)
         self._settings_changed = False
@@ -69,6 +73,7 @@ class ClarvisClient(LanguageClient):
                 types.WORKSPACE_CODE_LENS_REFRESH: _code_lens_refresh,
                 types.WORKSPACE_SEMANTIC_TOKENS_REFRESH: _semantic_tokens_refresh,
                 types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
+                types.WINDOW_WORK_DONE_PROGRESS_CREATE: _create_progress,
                 EFFECTIVE_SKILLS_CHANGED: _effective_skills_changed,
             },
         )
@@ -236,6 +241,13 @@ def _configuration(client: ClarvisClient, params: types.ConfigurationParams) -> 
 
 def _register_capability(client: ClarvisClient, params: types.RegistrationParams) -> None:
     client.registrations.extend(params.registrations)
+
+
+async def _create_progress(client: ClarvisClient, params: types.WorkDoneProgressCreateParams) -> None:
+    client.progress_requests += 1
+    if client.progress_gate is not None:
+        await client.progress_gate.wait()
+    create_work_done_progress(client, params)
 
 
 def _code_lens_refresh(client: ClarvisClient, params: None) -> None:

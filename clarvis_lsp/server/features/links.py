@@ -17,7 +17,13 @@ def document_link(server: ClarvisServer, params: types.DocumentLinkParams) -> li
     if snapshot is None or snapshot.kind is None:
         return None
     open_files = {path for uri in server.workspace.text_documents if (path := uri_to_path(uri)) is not None}
-    found = links.document_links(snapshot.kind, snapshot.path, snapshot.text, open_files)
+    found = links.document_links(
+        snapshot.kind,
+        snapshot.path,
+        snapshot.text,
+        open_files,
+        follow_symlinks=snapshot.engine.config.follow_symlinks,
+    )
     text_document = server.client_capabilities.text_document
     link_capabilities = text_document.document_link if text_document else None
     tooltips = bool(link_capabilities and link_capabilities.tooltip_support)

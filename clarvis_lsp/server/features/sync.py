@@ -1,11 +1,14 @@
 """Document sync: open, change (coalesced), save and close.
 
-Open buffers go into the overlay, so discovery sees unsaved text; closing a buffer falls back to disk.
+Open buffers go into the overlay, so discovery sees unsaved text; closing a buffer falls back to disk. The
+changes themselves are applied by the protocol (``ClarvisProtocol``, ``clarvis_lsp.server.edits``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 
@@ -54,3 +57,26 @@ def did_close(server: ClarvisServer, params: types.DidCloseTextDocumentParams) -
     server.overlay.pop(path, None)  # back to the disk content, for discovery too
     server.versions.pop(path, None)
     server.refresh(path)
+
+
+# The one request that shows the server's copy of a document, for the protocol storm (tests/fuzz): registered only
+# when the server starts with this variable set to 1, so no editor can reach it. No feature shows every byte of a
+# document (an edit that lands in the wrong place of a SKILL.md body may change no finding), and the storm must
+# prove the copy is the client's, byte for byte (SPEC §9).
+TEST_REQUESTS = "CLARVIS_LSP_TEST_REQUESTS"
+DOCUMENT_TEXT = "clarvis/test/documentText"
+
+
+def document_text(server: ClarvisServer, params: Any) -> dict[str, object]:
+    """``{"uri"}`` → the document's version and text as the features read it (the overlay, for the kinds the server
+    checks) and as pygls holds it (every open document)."""
+    uri = params.get("uri") if isinstance(params, dict) else getattr(params, "uri", None)
+    if not isinstance(uri, str):
+        return {}
+    path = uri_to_path(uri)
+    document = server.workspace.text_documents.get(unquote(uri))
+    return {
+        "version": server.versions.get(path) if path is not None else None,
+        "text": server.overlay.get(path) if path is not None else None,
+        "workspaceText": document.source if document is not None else None,
+    }
