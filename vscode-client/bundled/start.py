@@ -16,15 +16,14 @@ UNSUPPORTED = 3
 
 
 def main() -> None:
-    version = "cp%d%d" % sys.version_info[:2]
+    version = f"cp{sys.version_info[0]}{sys.version_info[1]}"
     compiled = os.path.join(LIBS, version)
     if sys.implementation.name != "cpython" or not os.path.isdir(compiled):
         have = sorted(name for name in os.listdir(LIBS) if name.startswith("cp")) if os.path.isdir(LIBS) else []
-        supported = ", ".join("%s.%s" % (name[2], name[3:]) for name in have) or "none"
-        sys.stderr.write(
-            "clarvis-lsp: the bundled server has no libraries for %s %d.%d (%s); it runs on CPython %s\n"
-            % (sys.implementation.name, sys.version_info[0], sys.version_info[1], sys.executable, supported)
-        )
+        supported = ", ".join(f"{name[2]}.{name[3:]}" for name in have) or "none"
+        running = f"{sys.implementation.name} {sys.version_info[0]}.{sys.version_info[1]} ({sys.executable})"
+        message = f"the bundled server has no libraries for {running}; it runs on CPython {supported}"
+        sys.stderr.write(f"clarvis-lsp: {message}\n")
         sys.exit(UNSUPPORTED)
     sys.path[:0] = [compiled, os.path.join(LIBS, "common")]
     sys.argv[0] = "clarvis-lsp"

@@ -27,13 +27,9 @@ from email.parser import Parser
 from pathlib import Path
 
 try:
-    from packaging.markers import Marker
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name
-except ImportError:  # a bare virtual environment: pip's own copy
-    from pip._vendor.packaging.markers import Marker  # type: ignore[no-redef]
-    from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
-    from pip._vendor.packaging.utils import canonicalize_name  # type: ignore[no-redef]
+    from packaging import requirements, utils
+except ImportError:  # a bare virtual environment (CI builds the extension before installing anything): pip's copy
+    from pip._vendor.packaging import requirements, utils  # type: ignore[no-redef]
 
 CLIENT = Path(__file__).resolve().parent.parent
 REPOSITORY = CLIENT.parent
@@ -100,7 +96,7 @@ def wheel_metadata(wheel: Path) -> tuple[str, list[str]]:
     with zipfile.ZipFile(wheel) as archive:
         name = next(item for item in archive.namelist() if item.endswith(".dist-info/METADATA"))
         message = Parser().parsestr(archive.read(name).decode("utf-8"))
-    return canonicalize_name(message["Name"]), message.get_all("Requires-Dist") or []
+    return utils.canonicalize_name(message["Name"]), message.get_all("Requires-Dist") or []
 
 
 def missing_requirements(directory: Path, environment: dict[str, str]) -> list[str]:
@@ -110,10 +106,10 @@ def missing_requirements(directory: Path, environment: dict[str, str]) -> list[s
     missing: dict[str, str] = {}
     for _, requires in wheels:
         for line in requires:
-            requirement = Requirement(line)
+            requirement = requirements.Requirement(line)
             if requirement.marker and not requirement.marker.evaluate(environment):
                 continue
-            name = canonicalize_name(requirement.name)
+            name = utils.canonicalize_name(requirement.name)
             if name not in present:
                 requirement.marker = None
                 missing[name] = str(requirement)
@@ -143,7 +139,7 @@ def download(targets: list[str]) -> None:
     (server_wheel,) = built.glob("clarvis_lsp-*.whl")
     jobs = [(target, python) for target in targets for python in PYTHONS]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        for line in pool.map(lambda job: download_one(*job, server_wheel), jobs):
+        for line in pool.map(lambda job: download_one(job[0], job[1], server_wheel), jobs):
             print(line, flush=True)
 
 
