@@ -206,8 +206,7 @@ class Controller implements vscode.Disposable {
     if (this.closing()) return; // the window closed while the candidates were probed
     const server = lookup.server;
     if (!server) {
-      const reason = lookup.skipped.length > 0 ? lookup.skipped[lookup.skipped.length - 1] : 'no candidate';
-      this.notRunning(`no clarvis server could start. Last tried: ${reason}`);
+      this.notRunning(`no clarvis server could start. Tried ${lookup.skipped.join('; ')}`);
       return;
     }
     this.output.info(`Using ${describe(server)} in ${server.cwd} (${server.origin}): ${server.version}`);

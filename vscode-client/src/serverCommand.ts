@@ -57,7 +57,7 @@ export async function findServer(extensionPath: string, resource: vscode.Uri | u
     if (answer.ok) {
       return { server: { ...launch, version: answer.output }, skipped };
     }
-    skipped.push(`${describe(candidate)} (${candidate.origin}): ${answer.output}`);
+    skipped.push(`${candidate.command} (${candidate.origin}): ${answer.output}`);
   }
   return { skipped };
 }
@@ -87,7 +87,7 @@ async function* candidates(
       yield { command, args: [...args, '-I', start], origin: 'the server bundled with the extension' };
     }
   } else {
-    skipped.push('the bundled server: this build of the extension carries none (bundled/libs is missing)');
+    skipped.push('the bundled server: this build of the extension carries none');
   }
   if (strategy === 'useBundled') {
     yield onPath;
