@@ -80,6 +80,9 @@ tools: [read]
 2. Update the changelog.
 SKILL
 sed -i 's/"event": "RunEnd"/"event": "PreToolUse"/' "$work/ws/.clarvis/settings.json"
+# Without its "$schema" URL (unreachable here), which VS Code's JSON server would use instead of any schema an
+# extension associates: a JSON server that validated the file would then report the event a second time.
+sed -i '/"\$schema": /d' "$work/ws/.clarvis/settings.json"
 grep -q '"event": "PreToolUse"' "$work/ws/.clarvis/settings.json"
 printf '{\n  "name": "not-clarvis",\n  "broken": \n}\n' >"$work/ws/other.json"
 mkdir -p "$work/home" "$work/data/User" "$work/data/Machine"
