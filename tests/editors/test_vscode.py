@@ -1,13 +1,19 @@
-"""VS Code itself (code-server 4.139, VS Code 1.139) with the extension built from ``vscode-client/``, in headless
-Chromium: ``vscode-client/e2e/run.sh`` builds and installs the .vsix, opens a copy of ``examples/`` and checks what
-a user sees (``e2e/check.mjs``): the squiggle, the Problems row, the hover, a quick fix, the override code lenses
-and their references peek, the shipped JSON Schemas, the "Effective Skills" tree, the status bar and a settings
-change.
+"""VS Code itself (code-server 4.139, VS Code 1.139) with the linux-x64 .vsix built from ``vscode-client/``, in
+headless Chromium, on a machine where clarvis-lsp is not installed: ``vscode-client/e2e/run.sh`` installs the .vsix
+into a fresh code-server whose PATH holds a plain ``python3`` and no clarvis-lsp, opens a copy of ``examples/`` and
+checks what a user sees (``e2e/check.mjs``). The server that answers is the one bundled in the .vsix.
+
+- ``main``: the squiggle, the Problems row, the hover, a quick fix; a valid Clarvis skill with ``allowed-tools``,
+  ``tools``, ``agent`` and ``version`` gets no row from VS Code's own skill checks and no greyed-out key; one
+  Problems row, not two, for ``"event": "PreToolUse"`` in ``.clarvis/settings.json``; the override code lenses;
+  the "Effective Skills" tree with a shadowed copy; the status bar; a settings change.
+- ``broken``: ``clarvis.server.path`` names a program that answers ``--version`` and then fails to start: one
+  notification with its stderr line, "not running" in the status bar and the view, no EPIPE in the output.
 
 Opt-in with ``CLARVIS_E2E=1`` (CI sets it): the first run installs Node 24 and code-server from npm (two to three
-minutes, 617 MB, cached in ``~/.cache/clarvis-lsp-e2e``) and Chromium from Debian. The extension finds the
-``clarvis-lsp`` of the Python running pytest first on PATH. Screenshots, the JSON result and the logs land in
-``CLARVIS_E2E_ARTIFACTS`` (default ``vscode-client/e2e/screenshots/``).
+minutes, 617 MB, cached in ``~/.cache/clarvis-lsp-e2e``) and Chromium from Debian. ``CLARVIS_E2E_VSIX`` (CI sets it)
+tests an already built .vsix; without it, run.sh builds the linux-x64 one. Screenshots, the JSON result and the
+logs land in ``vscode-client/e2e/screenshots/`` (``broken/`` for the second case).
 """
 
 from __future__ import annotations
@@ -23,12 +29,24 @@ import pytest
 from editor_support import timings
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-RUN = REPOSITORY / "vscode-client" / "e2e" / "run.sh"
-SERVER_BIN = Path(sys.executable).parent  # not resolved: a virtual environment's bin is a directory of links
-RUN_TIMEOUT_S = 900  # first run with installs; later runs take about a minute
+CLIENT = REPOSITORY / "vscode-client"
+RUN = CLIENT / "e2e" / "run.sh"
+ARTIFACTS = CLIENT / "e2e" / "screenshots"
+RUN_TIMEOUT_S = 1200  # a first run installs code-server and builds the .vsix; later runs take about two minutes
 
-# Every check the script must report, so a script that stops early (or checks nothing) cannot pass.
-EXPECTED_GROUPS = ("workbench", "diagnostics", "code lens", "JSON schemas", "effective skills", "settings")
+# Every group each mode must report, so a script that stops early (or checks nothing) cannot pass.
+EXPECTED_GROUPS = {
+    "main": (
+        "workbench",
+        "diagnostics",
+        "no contradiction with VS Code",
+        "code lens",
+        "one report per mistake",
+        "effective skills",
+        "settings",
+    ),
+    "broken": ("workbench", "server that cannot start"),
+}
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("CLARVIS_E2E") != "1",
@@ -36,29 +54,73 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_vscode_extension_end_to_end(tmp_path: Path) -> None:
-    assert (SERVER_BIN / "clarvis-lsp").exists(), f"no clarvis-lsp next to {sys.executable}: pip install -e ."
-    result_file = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "PATH": f"{SERVER_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-        "CLARVIS_E2E_RESULT": str(result_file),
-    }
+def plain_python(directory: Path) -> Path:
+    """A `bin` directory holding only `python3`: the interpreter this virtual environment was made from."""
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    bin_directory = directory / "bin"
+    bin_directory.mkdir()
+    (bin_directory / "python3").symlink_to(base)
+    return bin_directory
 
+
+def run_vscode(mode: str, tmp_path: Path, user_path: str, vsix: str | None) -> dict[str, Any]:
+    artifacts = ARTIFACTS if mode == "main" else ARTIFACTS / mode
+    result_file = tmp_path / f"result-{mode}.json"
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "CLARVIS_E2E_VSIX")
+    }
+    env.update(
+        CLARVIS_E2E_MODE=mode,
+        CLARVIS_E2E_USER_PATH=user_path,
+        CLARVIS_E2E_RESULT=str(result_file),
+        CLARVIS_E2E_ARTIFACTS=str(artifacts),
+    )
+    if vsix:
+        env["CLARVIS_E2E_VSIX"] = vsix
     run = subprocess.run(
         ["bash", str(RUN)], env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False
     )
-
     output = f"{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
-    assert result_file.exists(), f"run.sh wrote no result (exit {run.returncode}):\n{output}"
+    assert result_file.exists(), f"run.sh ({mode}) wrote no result (exit {run.returncode}):\n{output}"
     result: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
     checks: list[dict[str, Any]] = result["checks"]
     failed = [
         f"{check['name']}: {check['outcome']} {check['detail']}" for check in checks if check["outcome"] != "pass"
     ]
-    assert not failed, "\n".join(failed) + f"\n{output}"
+    assert not failed, f"{mode}:\n" + "\n".join(failed) + f"\n{output}"
     groups = {check["name"].split(":", 1)[0] for check in checks}
-    assert groups >= set(EXPECTED_GROUPS), f"checks missing: {set(EXPECTED_GROUPS) - groups}"
+    assert groups >= set(EXPECTED_GROUPS[mode]), f"checks missing: {set(EXPECTED_GROUPS[mode]) - groups}"
     assert run.returncode == 0 and result["ok"], output
-    seconds = result["timings"]["startToDiagnosticsMs"] / 1000
-    timings.append(("VS Code (code-server start to the first squiggle)", seconds))
+    result["artifacts"] = artifacts
+    return result
+
+
+def test_vscode_extension_end_to_end(tmp_path: Path) -> None:
+    bin_directory = plain_python(tmp_path)
+    user_path = os.pathsep.join([str(bin_directory), "/usr/bin", "/bin"])
+    found = subprocess.run(
+        ["python3", "-c", "import clarvis_lsp"],
+        env={"PATH": user_path},
+        cwd=tmp_path,  # not the repository: its source tree would be found from the current directory
+        capture_output=True,
+        check=False,
+    )
+    assert found.returncode != 0, "the python3 given to VS Code must not have clarvis_lsp: the .vsix must bring it"
+    vsix = os.environ.get("CLARVIS_E2E_VSIX")
+
+    main = run_vscode("main", tmp_path, user_path, vsix)
+    exthost = (main["artifacts"] / "exthost.log").read_text(encoding="utf-8", errors="replace")
+    assert "does already exist" not in exthost, "a diagnostic collection is created twice"
+    output = (main["artifacts"] / "clarvis-output.log").read_text(encoding="utf-8", errors="replace")
+    assert "the server bundled with the extension" in output, output[-2000:]
+
+    built = vsix or str(next(CLIENT.glob("clarvis-lsp-linux-x64-*.vsix")))
+    broken = run_vscode("broken", tmp_path, user_path, built)
+    output = (broken["artifacts"] / "clarvis-output.log").read_text(encoding="utf-8", errors="replace")
+    assert "EPIPE" not in output and "\tat " not in output, f"more than the exit in the output:\n{output[-3000:]}"
+    assert "cannot read /etc/clarvis/site.toml" in output, output[-2000:]
+
+    seconds = main["timings"]["openToDiagnosticsMs"] / 1000
+    timings.append(("VS Code (opening a SKILL.md to its first squiggle)", seconds))

@@ -10,11 +10,14 @@ const workspace = process.env.E2E_WORKSPACE;
 const artifacts = process.env.E2E_ARTIFACTS;
 const resultFile = process.env.E2E_RESULT;
 const startMs = Number(process.env.E2E_START_MS ?? Date.now());
+const mode = process.env.E2E_MODE ?? 'main';
 
 const PDF_TOOLS = '.clarvis/skills/pdf-tools/SKILL.md'; // user-invokable: an unknown field with a "did you mean"
 const SHADOWED = '.agents/skills/code-review/SKILL.md';
 const WINNER = '.clarvis/skills/code-review/SKILL.md';
-const HOOKS = '.clarvis/plugins/quality/hooks/hooks.json'; // "PreToolUse": not one of the schema's events
+const VALID = '.clarvis/skills/release-checklist/SKILL.md'; // allowed-tools, tools, agent, version (run.sh)
+const SETTINGS = '.clarvis/settings.json'; // "event": "PreToolUse" (run.sh)
+const OTHER_JSON = 'other.json'; // a plain JSON file with a syntax error: only VS Code's JSON server checks it
 
 const checks = [];
 let aborted = false; // the workbench did not come up: nothing else can be checked
@@ -145,6 +148,37 @@ async function problemsRow(filter, text, timeout = 30_000) {
   return (await row.innerText()).replace(/\s+/g, ' ');
 }
 
+/** Every Problems row of one file, as text, filtered by the file's glob: the diagnostics, not the rows of their
+ * related information under them ("SKILL.md [Ln 6, Col 1] : `allowed-tools` is set here"). */
+async function problemsOf(glob) {
+  await page.keyboard.press('Control+Shift+M');
+  await page.locator('.panel .viewpane-filter input').first().fill(glob);
+  await page.waitForTimeout(500); // the filter applies after a short debounce
+  const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  return rows
+    .map((row) => row.replace(/\s+/g, ' ').trim())
+    .filter((row) => /\[Ln \d+, Col \d+\]/.test(row) && !/^\S+ \[Ln \d+, Col \d+\] :/.test(row));
+}
+
+/** The line of the active editor's text that contains `text`, counted from 1. */
+async function lineOf(text) {
+  const lines = await page.locator('.editor-group-container.active .monaco-editor .view-line').allInnerTexts();
+  const tops = await page
+    .locator('.editor-group-container.active .monaco-editor .view-line')
+    .evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().top));
+  const order = tops.map((top, index) => [top, index]).sort((a, b) => a[0] - b[0]).map(([, index]) => index);
+  const position = order.findIndex((index) => lines[index].replace(/\u00a0/g, ' ').includes(text));
+  if (position < 0) throw new Error(`no line with ${text} in view`);
+  return position + 1;
+}
+
+/** The language VS Code gave the active editor, from the status bar. */
+async function editorLanguage() {
+  const item = page.locator('#status\\.editor\\.mode');
+  await item.waitFor({ timeout: 10_000 });
+  return (await item.innerText()).trim();
+}
+
 const codeLens = (text) => page.locator('.editor-group-container.active .codelens-decoration', { hasText: text }).first();
 
 /** The picture for the README (not a check): a shadowed copy with its lens, the tree and the Problems panel. */
@@ -198,7 +232,64 @@ try {
     ],
   ]);
   aborted = checks.some((check) => check.outcome !== 'pass');
+  if (mode === 'broken') {
+    await brokenServer();
+  } else {
+    await mainChecks();
+  }
+} finally {
+  await browser?.close();
+  const ok = checks.length > 0 && checks.every((check) => check.outcome === 'pass');
+  writeFileSync(resultFile, `${JSON.stringify({ ok, mode, totalMs: since(), timings, checks }, null, 2)}\n`);
+  log(ok ? 'all checks passed' : 'some checks failed');
+  process.exitCode = ok ? 0 : 1;
+}
 
+/** clarvis.server.path names a program that answers --version, then exits at once with an error on stderr. */
+async function brokenServer() {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Clarvis:' });
+  await group('server that cannot start', [
+    [
+      'one notification, with the server\'s own stderr line',
+      async () => {
+        await toast.first().waitFor({ timeout: 60_000 });
+        await page.waitForTimeout(3_000); // a second one would come right after the first
+        const texts = (await toast.allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
+        if (texts.length !== 1) throw new Error(`${texts.length} notifications: ${texts.join(' | ')}`);
+        if (!texts[0].includes('cannot read /etc/clarvis/site.toml')) throw new Error(`not the server's words: ${texts[0]}`);
+        if (/EPIPE|Error:/.test(texts[0])) throw new Error(`an internal error shown: ${texts[0]}`);
+        await screenshot('broken-notification');
+        return texts[0];
+      },
+    ],
+    [
+      'the status bar says the server is not running',
+      async () => {
+        const item = page.locator('.statusbar-item', { hasText: 'Clarvis: server not running' }).first();
+        await item.waitFor({ timeout: 10_000 });
+        return (await item.innerText()).trim();
+      },
+    ],
+    [
+      'the Effective Skills view says "the clarvis server is not running", with Show Output and Install',
+      async () => {
+        await command('Clarvis: Show Effective Skills');
+        const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Effective Skills' }) });
+        const welcome = view.locator('.welcome-view-content', { hasText: 'The clarvis server is not running' });
+        await welcome.waitFor({ timeout: 15_000 });
+        const text = (await welcome.innerText()).replace(/\s+/g, ' ');
+        for (const button of ['Show Output', 'Install']) {
+          if (!text.includes(button)) throw new Error(`no "${button}" button: ${text}`);
+        }
+        if (text.includes('No skills yet')) throw new Error(`the view says both: ${text}`);
+        await screenshot('broken-view');
+        return text;
+      },
+    ],
+  ]);
+}
+
+async function mainChecks() {
   await group('diagnostics', [
     [
       `squiggle in ${PDF_TOOLS}`,
@@ -273,6 +364,51 @@ try {
     ],
   ]);
 
+  await group('no contradiction with VS Code', [
+    [
+      `${VALID} (allowed-tools, tools, agent, version): Markdown colours`,
+      async () => {
+        await openFile(VALID);
+        // The language is what keeps VS Code's skill checks away; the rows below are what the user sees.
+        const language = await editorLanguage();
+        await editorShows('# Release checklist', 10_000);
+        const colours = await page
+          .locator('.editor-group-container.active .monaco-editor .view-line span[class^="mtk"]')
+          .evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
+        if (colours.length < 3) throw new Error(`only ${colours.join(', ')}: no Markdown highlighting`);
+        return `${language}, ${colours.length} token colours`;
+      },
+    ],
+    [
+      'the hover on allowed-tools is clarvis\'s alone',
+      async () => {
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+        await goTo(6, 3);
+        await page.keyboard.press('Control+K');
+        await page.keyboard.press('Control+I');
+        const hover = page.locator('.monaco-hover', { hasText: 'Compatibility metadata' }).first();
+        await hover.waitFor({ timeout: 30_000 }); // the server's answer: it has seen the file
+        const text = (await hover.innerText()).replace(/\s+/g, ' ');
+        await page.keyboard.press('Escape');
+        if (/not supported|VS Code skills/i.test(text)) throw new Error(`the hover contradicts: ${text.slice(0, 300)}`);
+        return text.slice(0, 100);
+      },
+    ],
+    [
+      'no Problems row that is not clarvis\'s, no greyed-out key',
+      async () => {
+        // VS Code's skill checks run 200 ms after a change; the server has answered the hover, so both had time.
+        await page.waitForTimeout(2_000);
+        const rows = await problemsOf('**/release-checklist/SKILL.md');
+        const foreign = rows.filter((row) => !row.includes('clarvis'));
+        if (foreign.length > 0) throw new Error(`rows from another source: ${foreign.join(' | ')}`);
+        const greyed = await page.locator('.editor-group-container.active .monaco-editor [class*="unnecessary"]').count();
+        if (greyed > 0) throw new Error(`${greyed} greyed-out ranges in the editor`);
+        return `${rows.length} rows, all clarvis's: ${rows.join(' | ') || 'none'}`;
+      },
+    ],
+  ]);
+
   await group('code lens', [
     [
       `"shadowed by" on ${SHADOWED}`,
@@ -313,14 +449,36 @@ try {
     ],
   ]);
 
-  await group('JSON schemas', [
+  await group('one report per mistake', [
     [
-      `${HOOKS} is validated by the shipped schema, through its $ref`,
+      `VS Code's JSON language server runs (a syntax error in ${OTHER_JSON})`,
       async () => {
-        await openFile(HOOKS);
-        // VS Code's own JSON language server starts when the first JSON file opens, which is this one: on a
-        // loaded machine its start, not our schema, is what takes the time.
-        return problemsRow('Valid values', '"pre_tool_use"', 90_000);
+        // It starts when the first JSON file opens: its own finding here shows it is up, so that its silence on
+        // the Clarvis files below means something. On a loaded machine its start is what takes the time.
+        await openFile(OTHER_JSON);
+        const rows = await problemsRow('**/other.json', 'Value expected', 90_000);
+        return rows;
+      },
+    ],
+    [
+      `exactly one Problems row for "event": "PreToolUse" in ${SETTINGS}`,
+      async () => {
+        await openFile(SETTINGS);
+        const language = await editorLanguage();
+        await squiggleOnLine('"PreToolUse"', 'error', 60_000);
+        const line = await lineOf('"event": "PreToolUse"');
+        // The JSON server checks a file within a second of its opening once it runs; give it three.
+        await page.waitForTimeout(3_000);
+        await page.keyboard.press('Control+Shift+P');
+        await page.locator('.quick-input-widget input').fill('>View: Toggle Maximized Panel');
+        await page.keyboard.press('Enter');
+        const rows = (await problemsOf('**/.clarvis/settings.json')).filter((row) => row.includes(`[Ln ${line}, `));
+        await page.keyboard.press('Control+Shift+P');
+        await page.locator('.quick-input-widget input').fill('>View: Toggle Maximized Panel');
+        await page.keyboard.press('Enter');
+        if (rows.length !== 1) throw new Error(`${rows.length} rows on line ${line}: ${rows.join(' | ') || 'none'}`);
+        if (!rows[0].includes('clarvis')) throw new Error(`the row is not clarvis's: ${rows[0]}`);
+        return `${language}: ${rows[0]}`;
       },
     ],
   ]);
@@ -395,10 +553,4 @@ try {
       },
     ],
   ]);
-} finally {
-  await browser?.close();
-  const ok = checks.length > 0 && checks.every((check) => check.outcome === 'pass');
-  writeFileSync(resultFile, `${JSON.stringify({ ok, totalMs: since(), timings, checks }, null, 2)}\n`);
-  log(ok ? 'all checks passed' : 'some checks failed');
-  process.exitCode = ok ? 0 : 1;
 }

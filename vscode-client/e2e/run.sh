@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end test of the extension in real VS Code: builds the .vsix, installs it into a fresh code-server, opens a
-# copy of examples/ in headless Chromium and checks what a user sees (e2e/check.mjs).
+# End-to-end test of the extension in real VS Code: builds the linux-x64 .vsix (the server bundled in it), installs
+# it into a fresh code-server, opens a copy of examples/ in headless Chromium and checks what a user sees
+# (e2e/check.mjs).
 #
-# The language server is whatever `clarvis-lsp` is first on PATH (activate the virtual environment first), or
-# CLARVIS_E2E_SERVER_PATH, written to the clarvis.server.path setting.
-# Other environment:
+# Environment:
+#   CLARVIS_E2E_MODE       `main` (default): the bundled server and everything it shows; `broken`: clarvis.server.path
+#                          names a program that answers --version but fails to start, and the extension must say so
+#   CLARVIS_E2E_USER_PATH  the PATH of the user's login shell, which VS Code and its extensions get (default: PATH);
+#                          code-server itself runs with it too, without PYTHONPATH or VIRTUAL_ENV
 #   CLARVIS_E2E_ARTIFACTS  screenshots, result.json, the logs (default vscode-client/e2e/screenshots)
 #   CLARVIS_E2E_RESULT     the JSON result (default $CLARVIS_E2E_ARTIFACTS/result.json)
 #   CLARVIS_E2E_VSIX       an already built .vsix to test instead of building one
@@ -29,11 +32,11 @@ use_code_server
 vsix=${CLARVIS_E2E_VSIX:-}
 if [ -z "$vsix" ]; then
   log "building the extension"
-  (cd "$client" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent package) >"$artifacts/build.log" 2>&1 || {
+  (cd "$client" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent package -- linux-x64) >"$artifacts/build.log" 2>&1 || {
     tail -40 "$artifacts/build.log" >&2
     exit 1
   }
-  vsix=$client/clarvis-lsp-$(node -p "require('$client/package.json').version").vsix
+  vsix=$client/clarvis-lsp-linux-x64-$(node -p "require('$client/package.json').version").vsix
 fi
 
 work=$(mktemp -d)
@@ -51,13 +54,42 @@ cleanup() {
 }
 trap cleanup EXIT
 
+mode=${CLARVIS_E2E_MODE:-main}
+user_path=${CLARVIS_E2E_USER_PATH:-$PATH}
+node=$(command -v node)
+
 # A workspace nobody else touches, and a home without the machine's ~/.clarvis or editor state.
 cp -r "$repository/examples" "$work/ws"
+# A valid Clarvis skill with the fields VS Code's own skill checks reject, a hook event written the way another
+# agent spells it, and a JSON file that only VS Code's JSON language server checks (its diagnostic shows that
+# server is running).
+mkdir -p "$work/ws/.clarvis/skills/release-checklist"
+cat >"$work/ws/.clarvis/skills/release-checklist/SKILL.md" <<'SKILL'
+---
+name: release-checklist
+description: Walks through the release checklist before a version is tagged. Use it when preparing a release.
+version: "1.2"
+agent: reviewer
+allowed-tools: [shell, read]
+tools: [read]
+---
+
+# Release checklist
+
+1. Run the whole test suite.
+2. Update the changelog.
+SKILL
+sed -i 's/"event": "RunEnd"/"event": "PreToolUse"/' "$work/ws/.clarvis/settings.json"
+# Without its "$schema" URL (unreachable here), which VS Code's JSON server would use instead of any schema an
+# extension associates: a JSON server that validated the file would then report the event a second time.
+sed -i '/"\$schema": /d' "$work/ws/.clarvis/settings.json"
+grep -q '"event": "PreToolUse"' "$work/ws/.clarvis/settings.json"
+printf '{\n  "name": "not-clarvis",\n  "broken": \n}\n' >"$work/ws/other.json"
 mkdir -p "$work/home" "$work/data/User" "$work/data/Machine"
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share
 # VS Code takes its extensions' environment from a login shell, as a user's would be: this PATH (with the
 # virtual environment's clarvis-lsp) is what the user's profile sets.
-printf 'export PATH=%q\n' "$PATH" >"$HOME/.profile"
+printf 'export PATH=%q\n' "$user_path" >"$HOME/.profile"
 node -e '
   const settings = {
     "security.workspace.trust.enabled": false,
@@ -72,9 +104,17 @@ node -e '
   };
   require("fs").writeFileSync(process.argv[1], JSON.stringify(settings, null, 2));
 ' "$work/data/User/settings.json"
-if [ -n "${CLARVIS_E2E_SERVER_PATH:-}" ]; then
+if [ "$mode" = broken ]; then
+  # A program that answers --version, as a real one would, then cannot start: its stderr line must reach the user.
+  cat >"$work/broken-server" <<'BROKEN'
+#!/bin/sh
+if [ "$1" = --version ]; then echo "clarvis-lsp 0.0.0"; exit 0; fi
+echo "clarvis-lsp: error: cannot read /etc/clarvis/site.toml: permission denied" >&2
+exit 2
+BROKEN
+  chmod +x "$work/broken-server"
   # A machine setting: in a remote window (code-server is one) VS Code reads it from the machine's settings only.
-  SERVER_PATH=$CLARVIS_E2E_SERVER_PATH node -e '
+  SERVER_PATH=$work/broken-server node -e '
     const settings = { "clarvis.server.path": process.env.SERVER_PATH };
     require("fs").writeFileSync(process.argv[1], JSON.stringify(settings, null, 2));
   ' "$work/data/Machine/settings.json"
@@ -89,7 +129,7 @@ log "installing $(basename "$vsix") into code-server"
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 start_ms=$(date +%s%3N)
-setsid "$CODE_SERVER" --user-data-dir "$work/data" --extensions-dir "$work/extensions" \
+setsid env -u PYTHONPATH -u VIRTUAL_ENV -u PYTHONHOME PATH="$user_path" "$node" "$CODE_SERVER" --user-data-dir "$work/data" --extensions-dir "$work/extensions" \
   --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check --disable-workspace-trust \
   >"$work/code-server.log" 2>&1 &
 server_pid=$!
@@ -97,5 +137,5 @@ log "code-server on 127.0.0.1:$port (process group $server_pid)"
 
 status=0
 E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$work/ws" E2E_ARTIFACTS="$artifacts" E2E_RESULT="$result" \
-  E2E_START_MS=$start_ms timeout 420 node "$e2e/check.mjs" || status=$?
+  E2E_START_MS=$start_ms E2E_MODE=$mode timeout 420 node "$e2e/check.mjs" || status=$?
 exit $status

@@ -1,19 +1,25 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import {
+  CloseAction,
   DidChangeConfigurationNotification,
+  ErrorAction,
   LanguageClient,
   LanguageClientOptions,
   Location,
   Position,
+  RevealOutputChannelOn,
   State,
 } from 'vscode-languageclient/node';
-import { findServer, ServerCommand } from './serverCommand';
+import { registerJsonFormatting } from './formatting';
+import { describe, findServer, lastLine, ServerCommand } from './serverCommand';
 import { SECTION, serverSettings } from './settings';
 import { EFFECTIVE_SKILLS, EFFECTIVE_SKILLS_CHANGED, EffectiveSkillsResult, SkillsTree } from './skillsTree';
 
 /**
- * The files clarvis-lsp checks. Selected by pattern, not language: VS Code gives SKILL.md the language id `skill`
- * (not `markdown`), and the JSON files are plain `json`/`jsonc` like any other.
+ * The files clarvis-lsp checks. Selected by pattern, not language: package.json gives the Clarvis ones among
+ * them languages of this extension (`clarvis-skill`, `clarvis-agent`, `clarvis-json`), but a SKILL.md elsewhere
+ * keeps VS Code's `skill` and is checked too.
  */
 export const FILE_PATTERNS = [
   '**/SKILL.md',
@@ -28,23 +34,119 @@ export const FILE_PATTERNS = [
 /** The server's code lens command; its arguments are those of `editor.action.showReferences`. */
 const SHOW_LOCATIONS = 'clarvis.showLocations';
 const VIEW_ID = 'clarvis.effectiveSkills';
-const INSTALL_COMMAND = 'pipx install clarvis-lsp';
+const PIPX_COMMAND = 'pipx install clarvis-lsp';
+const PYTHON_DOWNLOADS = 'https://www.python.org/downloads/';
 const REFRESH_DELAY_MS = 300;
+const STOP_TIMEOUT_MS = 2_000;
+/** The server's stderr lines kept for the notification when it stops. */
+const STDERR_LINES = 20;
 
-type Status = 'starting' | 'running' | 'stopped' | 'not found';
+type Status = 'starting' | 'running' | 'not running';
+
+/**
+ * A language client that never shows a notification of its own: the controller shows one per failed start,
+ * with the server's own words, and everything else goes to the Clarvis output. An empty message is one the
+ * error handler has left to the controller.
+ */
+class QuietClient extends LanguageClient {
+  /** Whether the server process has exited: what fails after that is a consequence, not news. */
+  serverGone: () => boolean = () => false;
+
+  override error(message: string, data?: unknown): void {
+    if (!message) {
+      return;
+    }
+    if (this.serverGone()) {
+      // "Cannot call write after a stream was destroyed", "Client is not running and can't be stopped": the
+      // exit itself is reported once, in the server's words; these go to the debug level, without a stack.
+      super.debug(`${message} (after the server exited)`, undefined, false);
+      return;
+    }
+    super.error(message, data, false);
+  }
+}
+
+/** One start of the server process: its stderr's last lines, and whether it is still there. */
+class ServerProcess {
+  readonly stderr: string[] = [];
+  exit: string | undefined;
+  child: ChildProcess | undefined;
+
+  constructor(
+    readonly server: ServerCommand,
+    private readonly output: vscode.LogOutputChannel,
+  ) {}
+
+  spawn(): Promise<ChildProcess> {
+    const child = spawn(this.server.command, this.server.args, {
+      cwd: this.server.cwd,
+      env: this.server.env,
+      windowsHide: true,
+    });
+    this.child = child;
+    child.on('error', (error) => {
+      this.exit = error.message;
+    });
+    child.on('exit', (code, signal) => {
+      this.exit = signal ? `killed by ${signal}` : `exit status ${code ?? 'unknown'}`;
+    });
+    // A write after the process is gone fails with EPIPE; the close handler reports the exit instead.
+    child.stdin.on('error', () => undefined);
+    return Promise.resolve(child);
+  }
+
+  /** The stderr pipe: each line into the output, the last ones kept. */
+  readStderr(stream: NodeJS.ReadableStream): void {
+    let pending = '';
+    stream.on('data', (chunk: Buffer | string) => {
+      const lines = (pending + chunk.toString()).split(/\r?\n/);
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        this.line(line);
+      }
+    });
+    stream.on('end', () => {
+      if (pending) this.line(pending);
+    });
+  }
+
+  private line(line: string): void {
+    if (!line.trim()) return;
+    this.output.info(`[server] ${line}`);
+    this.stderr.push(line);
+    if (this.stderr.length > STDERR_LINES) this.stderr.shift();
+  }
+
+  /** Exited, or its stdin closed: the 'exit' event may come after the failed writes it causes. */
+  gone(): boolean {
+    const child = this.child;
+    return (
+      this.exit !== undefined ||
+      (child !== undefined && (child.exitCode !== null || child.signalCode !== null || child.stdin?.destroyed === true))
+    );
+  }
+
+  /** Why it stopped, in its own words when it said any. */
+  reason(): string {
+    const said = lastLine(this.stderr.join('\n'));
+    return [this.exit, said].filter(Boolean).join(': ') || 'the connection closed';
+  }
+}
 
 class Controller implements vscode.Disposable {
   private client: LanguageClient | undefined;
-  private server: ServerCommand | undefined;
+  private process: ServerProcess | undefined;
   private status: Status = 'starting';
+  private reason = '';
   private lifecycle: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | undefined;
+  private disposing = false;
   private readonly output = vscode.window.createOutputChannel('Clarvis', { log: true });
   private readonly statusItem = vscode.window.createStatusBarItem('clarvis.status', vscode.StatusBarAlignment.Left);
   private readonly tree = new SkillsTree();
   private readonly disposables: { dispose(): unknown }[] = [];
 
-  constructor() {
+  constructor(private readonly extensionPath: string) {
     this.statusItem.name = 'Clarvis';
     this.statusItem.command = 'clarvis.showOutput';
     this.disposables.push(
@@ -58,6 +160,8 @@ class Controller implements vscode.Disposable {
       vscode.commands.registerCommand('clarvis.showEffectiveSkills', () =>
         vscode.commands.executeCommand(`${VIEW_ID}.focus`),
       ),
+      vscode.commands.registerCommand('clarvis.install', () => this.install()),
+      registerJsonFormatting(),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.server`)) {
           void this.restart(); // another command or other arguments: only a new process can use them
@@ -82,6 +186,7 @@ class Controller implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.disposing = true;
     clearTimeout(this.refreshTimer);
     await this.lifecycle;
     await this.stop();
@@ -91,29 +196,63 @@ class Controller implements vscode.Disposable {
   }
 
   private async start(): Promise<void> {
+    if (this.closing()) return;
     this.setStatus('starting');
     const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
-    this.server = await findServer(resource, (line) => {
-      this.output.info(line);
-    });
-    if (!this.server) {
-      this.setStatus('not found');
-      void this.offerInstall();
+    const lookup = await findServer(this.extensionPath, resource);
+    for (const line of lookup.skipped) {
+      this.output.info(`Skipped ${line}`);
+    }
+    if (this.closing()) return; // the window closed while the candidates were probed
+    const server = lookup.server;
+    if (!server) {
+      this.notRunning(`no clarvis server could start. Tried ${lookup.skipped.join('; ')}`);
       return;
     }
-    const client = new LanguageClient(
-      'clarvis',
-      'Clarvis',
-      { command: this.server.command, args: this.server.args },
-      this.clientOptions(),
-    );
+    this.output.info(`Using ${describe(server)} in ${server.cwd} (${server.origin}): ${server.version}`);
+    const serverProcess = new ServerProcess(server, this.output);
+    this.process = serverProcess;
+    let reported = false;
+    const report = (): void => {
+      if (reported || this.disposing || this.process !== serverProcess) return;
+      reported = true;
+      this.notRunning(`the clarvis server stopped (${serverProcess.reason()})`);
+    };
+    const client = new QuietClient('clarvis', 'Clarvis', () => serverProcess.spawn(), {
+      ...this.clientOptions(),
+      stdioOptions: {
+        stdout: (input, channel) => {
+          input.on('data', (chunk: Buffer | string) => {
+            channel.info(chunk.toString());
+          });
+        },
+        stderr: (input) => {
+          serverProcess.readStderr(input);
+        },
+      },
+      errorHandler: {
+        // A failed write or read: the process has gone or is going; `closed` reports it once.
+        error: (error) => ({
+          action: ErrorAction.Continue,
+          handled: true,
+          message: serverProcess.gone() ? '' : `Connection to the server: ${error.message}`,
+        }),
+        closed: () => {
+          report();
+          return { action: CloseAction.DoNotRestart, handled: true, message: '' };
+        },
+      },
+      initializationFailedHandler: () => false,
+    });
+    client.serverGone = () => serverProcess.gone();
     this.client = client;
     client.onDidChangeState(({ newState }) => {
+      if (this.client !== client) return;
       if (newState === State.Running) {
         this.setStatus('running');
         this.scheduleRefresh();
-      } else {
-        this.setStatus(newState === State.Starting ? 'starting' : 'stopped');
+      } else if (newState === State.Starting) {
+        this.setStatus('starting');
       }
     });
     client.onNotification(EFFECTIVE_SKILLS_CHANGED, () => {
@@ -122,29 +261,94 @@ class Controller implements vscode.Disposable {
     try {
       await client.start();
     } catch (error) {
-      this.output.error(`The server did not start: ${String(error)}`);
-      this.setStatus('stopped');
+      // The process died on the way up (it said why on stderr) or never answered `initialize`.
+      if (serverProcess.exit === undefined && serverProcess.stderr.length === 0) {
+        serverProcess.exit = error instanceof Error ? error.message : String(error);
+      }
+      report();
     }
+  }
+
+  /** A method, not the field: it changes while `start` awaits. */
+  private closing(): boolean {
+    return this.disposing;
   }
 
   private async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.process = undefined;
     if (client) {
       try {
-        await client.dispose();
+        if (client.state !== State.Stopped) {
+          await client.dispose(STOP_TIMEOUT_MS);
+        }
       } catch (error) {
-        this.output.error(`Stopping the server: ${String(error)}`);
+        // A client whose start failed has nothing left to stop.
+        this.output.debug(`Stopping the server: ${String(error)}`);
       }
     }
     this.tree.show({ workspaces: [] });
-    this.setStatus('stopped');
+  }
+
+  /** No server runs: say so in the status bar and the view, and once in a notification. */
+  private notRunning(reason: string): void {
+    this.reason = reason;
+    this.output.error(`Clarvis: ${reason}`);
+    this.tree.show({ workspaces: [] });
+    this.setStatus('not running');
+    void this.notify(reason);
+  }
+
+  private async notify(reason: string): Promise<void> {
+    const output = 'Show Output';
+    const install = 'Install';
+    const restart = 'Restart';
+    const choice = await vscode.window.showErrorMessage(`Clarvis: ${reason}`, output, install, restart);
+    if (choice === output) {
+      this.output.show(true);
+    } else if (choice === install) {
+      await this.install();
+    } else if (choice === restart) {
+      await this.restart();
+    }
+  }
+
+  /** What a missing server needs: a Python the bundled server runs on, or clarvis-lsp in your environment. */
+  private async install(): Promise<void> {
+    const python = {
+      label: 'Install Python 3.10 or later',
+      detail: `The bundled server runs on it: ${PYTHON_DOWNLOADS}, then "Clarvis: Restart Server".`,
+    };
+    const pipx = {
+      label: `Install clarvis-lsp with pipx`,
+      detail: `Runs \`${PIPX_COMMAND}\` in a terminal and sets clarvis.server.importStrategy to fromEnvironment.`,
+    };
+    const settings = { label: 'Choose the program', detail: 'Opens the clarvis.server.path setting.' };
+    const choice = await vscode.window.showQuickPick([python, pipx, settings], { title: 'Clarvis: install' });
+    if (choice === python) {
+      await vscode.env.openExternal(vscode.Uri.parse(PYTHON_DOWNLOADS));
+    } else if (choice === pipx) {
+      const terminal = vscode.window.createTerminal('Install clarvis-lsp');
+      terminal.show();
+      terminal.sendText(PIPX_COMMAND);
+      await vscode.workspace
+        .getConfiguration(SECTION)
+        .update('server.importStrategy', 'fromEnvironment', vscode.ConfigurationTarget.Global);
+    } else if (choice === settings) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server.path`);
+    }
   }
 
   private clientOptions(): LanguageClientOptions {
     return {
       documentSelector: FILE_PATTERNS.map((pattern) => ({ scheme: 'file', pattern })),
       outputChannel: this.output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // The server publishes diagnostics and answers pulls for them under the identifier `clarvis`: the pushed
+      // ones get their own collection name, or VS Code logs "DiagnosticCollection with name 'clarvis' does
+      // already exist".
+      diagnosticCollectionName: 'clarvis-published',
       initializationOptions: () => ({ clarvis: serverSettings(vscode.workspace.workspaceFolders?.[0]?.uri) }),
       middleware: {
         workspace: {
@@ -207,51 +411,30 @@ class Controller implements vscode.Disposable {
     }
   }
 
-  private async offerInstall(): Promise<void> {
-    const install = 'Install with pipx';
-    const settings = 'Open Settings';
-    const choice = await vscode.window.showErrorMessage(
-      `Clarvis: the clarvis-lsp language server was not found. Install it with \`${INSTALL_COMMAND}\`, ` +
-        'then run "Clarvis: Restart Server" (or set clarvis.server.path).',
-      install,
-      settings,
-    );
-    if (choice === install) {
-      const terminal = vscode.window.createTerminal('Install clarvis-lsp');
-      terminal.show();
-      terminal.sendText(INSTALL_COMMAND);
-    } else if (choice === settings) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server.path`);
-    }
-  }
-
   private setStatus(status: Status): void {
     this.status = status;
+    void vscode.commands.executeCommand('setContext', 'clarvis.server', status === 'not running' ? 'notRunning' : status);
     this.render();
   }
 
   private render(): void {
     const item = this.statusItem;
-    const version = this.server?.version ? `${this.server.version}, ` : '';
-    const command = this.server ? [this.server.command, ...this.server.args].join(' ') : '';
+    const server = this.client ? this.process?.server : undefined;
+    const command = server ? describe(server) : '';
     switch (this.status) {
       case 'starting':
         item.text = '$(sync~spin) Clarvis: starting';
-        item.tooltip = command ? `Starting ${command}` : 'Looking for the clarvis-lsp server';
+        item.tooltip = command ? `Starting ${command}` : 'Looking for a clarvis server that can start';
         break;
       case 'running': {
         const count = this.tree.skillCount;
         item.text = `$(check) Clarvis: ${count} ${count === 1 ? 'skill' : 'skills'}`;
-        item.tooltip = `Running ${version}${command}. Click for the output.`;
+        item.tooltip = `Running ${server?.version ?? ''} (${server?.origin ?? ''}): ${command}. Click for the output.`;
         break;
       }
-      case 'stopped':
-        item.text = '$(circle-slash) Clarvis: stopped';
-        item.tooltip = 'The server is not running. Click for the output; "Clarvis: Restart Server" starts it again.';
-        break;
-      case 'not found':
-        item.text = '$(warning) Clarvis: server not found';
-        item.tooltip = `No clarvis-lsp server answered --version. Install it with \`${INSTALL_COMMAND}\`.`;
+      case 'not running':
+        item.text = '$(error) Clarvis: server not running';
+        item.tooltip = `The clarvis server is not running: ${this.reason}. Click for the output.`;
         break;
     }
     item.show();
@@ -260,8 +443,8 @@ class Controller implements vscode.Disposable {
 
 let controller: Controller | undefined;
 
-export function activate(): void {
-  controller = new Controller();
+export function activate(context: vscode.ExtensionContext): void {
+  controller = new Controller(context.extensionPath);
   void controller.restart();
 }
 

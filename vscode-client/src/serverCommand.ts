@@ -1,13 +1,26 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-/** A command that starts clarvis-lsp, and how it was found (for the output channel and the status bar). */
+/**
+ * How to start clarvis-lsp: the program, its arguments, the directory and the environment. The probe that chose
+ * it ran exactly this (plus `--version`), so the launch cannot find another clarvis_lsp than the probe did.
+ */
 export interface ServerCommand {
   command: string;
   args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
   origin: string;
   version: string;
+}
+
+/** The outcome of a search: the command found, or why each candidate was passed over. */
+export interface Lookup {
+  server?: ServerCommand;
+  skipped: string[];
 }
 
 interface Candidate {
@@ -16,67 +29,124 @@ interface Candidate {
   origin: string;
 }
 
+export type ImportStrategy = 'useBundled' | 'fromEnvironment';
+
 const VERSION_TIMEOUT_MS = 10_000;
 const PYTHON_EXTENSION = 'ms-python.python';
 
 /**
- * The first command that answers `--version`, in the order the README documents: the `clarvis.server.path`
- * setting, `clarvis-lsp` on PATH, the Python extension's interpreter, `python3`. Undefined when none works.
+ * The first candidate that answers `--version`:
+ *
+ * - `clarvis.server.path` when set, and nothing else: the user asked for that program;
+ * - `useBundled` (the default): the server inside the extension, run by each Python in turn (the Python
+ *   extension's interpreter, `python3`, `python`, on Windows `py -3`), then `clarvis-lsp` on PATH;
+ * - `fromEnvironment`: `clarvis-lsp` on PATH, `python -m clarvis_lsp` with the Python extension's interpreter,
+ *   then the bundled server.
  */
-export async function findServer(
-  resource: vscode.Uri | undefined,
-  log: (line: string) => void,
-): Promise<ServerCommand | undefined> {
+export async function findServer(extensionPath: string, resource: vscode.Uri | undefined): Promise<Lookup> {
   const config = vscode.workspace.getConfiguration('clarvis.server', resource);
   const extraArgs = config.get<string[]>('args', []);
-  const settingPath = config.get<string>('path', '').trim().replace(/^~(?=$|\/)/, homedir());
-  for await (const candidate of candidates(settingPath, resource)) {
-    const version = await answersVersion(candidate);
-    if (version.ok) {
-      log(`Using ${describe(candidate)} (${candidate.origin}): ${version.output || 'no version text'}`);
-      return { ...candidate, args: [...candidate.args, ...extraArgs], version: version.output };
+  const settingPath = config.get<string>('path', '').trim().replace(/^~(?=$|[\\/])/, homedir());
+  const strategy = config.get<ImportStrategy>('importStrategy', 'useBundled');
+  const cwd = resource?.scheme === 'file' ? resource.fsPath : homedir();
+  const env = { ...process.env };
+  const skipped: string[] = [];
+  for await (const candidate of candidates(extensionPath, settingPath, strategy, resource, skipped)) {
+    const launch = { ...candidate, args: [...candidate.args, ...extraArgs], cwd, env };
+    const answer = await probe(launch);
+    if (answer.ok) {
+      return { server: { ...launch, version: answer.output }, skipped };
     }
-    log(`Skipped ${describe(candidate)} (${candidate.origin}): ${version.output}`);
+    skipped.push(`${candidate.command} (${candidate.origin}): ${answer.output}`);
   }
-  return undefined;
+  return { skipped };
 }
 
-async function* candidates(settingPath: string, resource: vscode.Uri | undefined): AsyncGenerator<Candidate> {
+async function* candidates(
+  extensionPath: string,
+  settingPath: string,
+  strategy: ImportStrategy,
+  resource: vscode.Uri | undefined,
+  skipped: string[],
+): AsyncGenerator<Candidate> {
   if (settingPath) {
     yield { command: settingPath, args: [], origin: 'the clarvis.server.path setting' };
+    return;
   }
-  yield { command: 'clarvis-lsp', args: [], origin: 'PATH' };
+  const onPath: Candidate = { command: 'clarvis-lsp', args: [], origin: 'PATH' };
   const python = await pythonExtensionInterpreter(resource);
-  if (python) {
-    yield { command: python[0], args: [...python.slice(1), '-m', 'clarvis_lsp'], origin: 'the Python extension' };
+  if (strategy === 'fromEnvironment') {
+    yield onPath;
+    if (python) {
+      yield { command: python[0], args: [...python.slice(1), '-m', 'clarvis_lsp'], origin: 'the Python extension' };
+    }
   }
-  yield { command: 'python3', args: ['-m', 'clarvis_lsp'], origin: 'python3 on PATH' };
+  const start = path.join(extensionPath, 'bundled', 'start.py');
+  if (existsSync(path.join(extensionPath, 'bundled', 'libs'))) {
+    for (const [command, ...args] of interpreters(python)) {
+      yield { command, args: [...args, '-I', start], origin: 'the server bundled with the extension' };
+    }
+  } else {
+    skipped.push('the bundled server: this build of the extension carries none');
+  }
+  if (strategy === 'useBundled') {
+    yield onPath;
+  }
 }
 
-function describe(candidate: Candidate): string {
+/** The Pythons that may run the bundled server, each once: the Python extension's choice first. */
+function interpreters(python: string[] | undefined): string[][] {
+  const found = [
+    ...(python ? [python] : []),
+    ...(process.platform === 'win32' ? [['py', '-3'], ['python'], ['python3']] : [['python3'], ['python']]),
+  ];
+  const seen = new Set<string>();
+  return found.filter((line) => {
+    const key = line.join('\0');
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+export function describe(candidate: { command: string; args: string[] }): string {
   return [candidate.command, ...candidate.args].join(' ');
 }
 
-function answersVersion(candidate: Candidate): Promise<{ ok: boolean; output: string }> {
+/** Run the launch's command line with `--version`, in the launch's directory and environment. */
+function probe(launch: Candidate & { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
-    execFile(
-      candidate.command,
-      [...candidate.args, '--version'],
-      { timeout: VERSION_TIMEOUT_MS, windowsHide: true },
-      (error, stdout, stderr) => {
-        if (error) {
-          const reason = error.killed
-            ? `no answer to --version within ${VERSION_TIMEOUT_MS / 1000} s`
-            : error.code === 'ENOENT'
-              ? `not found (PATH is ${process.env.PATH ?? 'unset'})`
-              : error.message;
-          resolve({ ok: false, output: `${reason} ${stderr}`.trim() });
-        } else {
-          resolve({ ok: true, output: stdout.trim() });
-        }
-      },
-    );
+    let stdout = '';
+    let stderr = '';
+    const child = spawn(launch.command, [...launch.args, '--version'], {
+      cwd: launch.cwd,
+      env: launch.env,
+      windowsHide: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const timer = setTimeout(() => {
+      child.kill();
+      resolve({ ok: false, output: `no answer to --version within ${VERSION_TIMEOUT_MS / 1000} s` });
+    }, VERSION_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({ ok: false, output: error.code === 'ENOENT' ? 'not found' : error.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0 && stdout.trim()) {
+        resolve({ ok: true, output: stdout.trim() });
+      } else {
+        resolve({ ok: false, output: lastLine(stderr) || `exit status ${code ?? 'unknown'} and no version` });
+      }
+    });
   });
+}
+
+/** The last non-empty line of a program's output: its own error message, for Python the exception. */
+export function lastLine(text: string): string {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim());
+  return lines.length > 0 ? lines[lines.length - 1].trim() : '';
 }
 
 /** The parts of the Python extension's API this extension reads (both calls exist in its current releases). */
@@ -98,7 +168,7 @@ async function pythonExtensionInterpreter(resource: vscode.Uri | undefined): Pro
   try {
     const api = extension.isActive ? extension.exports : await extension.activate();
     const active = api.environments?.getActiveEnvironmentPath(resource)?.path;
-    if (active) {
+    if (active && active !== 'python') {
       return [active];
     }
     const execCommand = api.settings?.getExecutionDetails(resource).execCommand;
