@@ -32,18 +32,31 @@ class FileFix:
     applied: tuple[Fix, ...]
 
     def diff(self, display: str) -> str:
-        return "".join(
-            difflib.unified_diff(
-                self.before.splitlines(keepends=True),
-                self.after.splitlines(keepends=True),
-                fromfile=f"a/{display}",
-                tofile=f"b/{display}",
-            )
+        """The change as a unified diff that ``git apply`` and ``patch`` accept.
+
+        Lines are split at ``\\n`` only, as diff and Git split them (``str.splitlines`` also splits at U+2028,
+        U+0085, form feed…, which would cut a line in two), and a last line without a newline is followed by
+        ``\\ No newline at end of file``, as diff writes it. A BOM stays on the first line, where the file has it.
+        """
+        bom = "\ufeff" if self.had_bom else ""
+        lines = difflib.unified_diff(
+            _diff_lines(bom + self.before),
+            _diff_lines(bom + self.after),
+            fromfile=f"a/{display}",
+            tofile=f"b/{display}",
         )
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
     def write(self) -> None:
         data = self.after.encode("utf-8")
         self.path.write_bytes((b"\xef\xbb\xbf" + data) if self.had_bom else data)
+
+
+def _diff_lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n`` (each line keeps it; a last line without one stays as it is)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 def plan_fixes(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> list[FileFix]:
