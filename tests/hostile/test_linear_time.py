@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from linear_time import assert_linear
 
+from clarvis_lsp.discovery.walk import GitIgnoreMatcher
 from clarvis_lsp.rules.js_regex import js_regex_error
+
+_STARS = GitIgnoreMatcher(["*a*a*a*b", "!**/*a*a*a*b/", "a/**/a*a*a*b"])
 
 # name -> (work, build(n), starting n)
 CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
@@ -25,6 +28,9 @@ CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
     "js-regex-references-unclosed": (js_regex_error, lambda n: "(?<a>b)" + "\\k<a" * n, 2000),
     # A quantifier with thousands of digits: int() is quadratic in the digits (and raises above 4,300).
     "js-regex-long-quantifier": (js_regex_error, lambda n: "a{" + "9" * n + "," + "1" * n + "}", 4000),
+    # An exclude glob of stars against a long name: pathspec's Python regex backtracked (n^4 here, exponential
+    # in the number of stars); RE2 does not.
+    "exclude-glob-stars": (_STARS.match_file, lambda n: "a/" + "a" * n + "/", 200),
 }
 
 
