@@ -403,7 +403,21 @@ def _format_list(report: CheckReport) -> str:
     from clarvis_lsp.listing import effective_skills, format_listing
 
     workspaces = [effective_skills(engine.directory, engine.discovered.registry) for engine in report.engines]
-    return format_listing(workspaces, report.result.display_path)
+    # The roots a project file set (no --root replaced them): marked, as they may name any directory.
+    from_project_file: dict[Path, tuple[Path, int]] = {}
+    for engine in report.engines:
+        for load in report.config_loads:
+            configured = load.config.roots
+            if (
+                load.status == "ok"
+                and load.path is not None
+                and load.path.parent == engine.directory
+                and configured is not None
+                and engine.explicit_roots is None
+                and engine.config.roots == configured
+            ):
+                from_project_file[engine.directory] = (load.path, len(configured))
+    return format_listing(workspaces, report.result.display_path, from_project_file)
 
 
 if __name__ == "__main__":  # pragma: no cover
