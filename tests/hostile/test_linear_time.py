@@ -6,6 +6,7 @@ the input that made it, or would make it, backtrack."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,10 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from linear_time import assert_linear
 
+from clarvis_lsp import schema_docs
 from clarvis_lsp.discovery.walk import GitIgnoreMatcher
+from clarvis_lsp.documents import skill as skill_document
+from clarvis_lsp.documents.json_parser import parse_json
+from clarvis_lsp.editor.symbols import without_closing_sequence
+from clarvis_lsp.knowledge.plugin import VERSION_PATTERN
 from clarvis_lsp.rules.js_regex import js_regex_error
+from clarvis_lsp.rules.marketplace import SSH_ORIGIN
 
 _STARS = GitIgnoreMatcher(["*a*a*a*b", "!**/*a*a*a*b/", "a/**/a*a*a*b"])
 
@@ -31,6 +40,35 @@ CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
     # An exclude glob of stars against a long name: pathspec's Python regex backtracked (n^4 here, exponential
     # in the number of stars); RE2 does not.
     "exclude-glob-stars": (_STARS.match_file, lambda n: "a/" + "a" * n + "/", 200),
+    # A plugin version whose prerelease has thousands of parts and one non-ASCII character: the semantic version
+    # pattern backtracks quadratically in the regex module (the schema validator, and the rules' own match).
+    "semver-pattern": (VERSION_PATTERN.match, lambda n: "1.2.3-" + "1." * n + "\u00e9", 1000),
+    "semver-schema-validator": (
+        lambda version: list(schema_docs.validator("plugin").iter_errors({"name": "p", "version": version})),
+        lambda n: "1.2.3-" + "1." * n + "\u00e9",
+        1000,
+    ),
+    # A frontmatter line of blanks after a key, where an alias is looked for: two adjacent [ \t]* split the run.
+    "yaml-alias-range": (lambda line: skill_document._ALIAS.match(line, 0), lambda n: " " * n + "x", 500),
+    # An ATX heading of blanks: the closing-sequence regex was searched from every blank.
+    "atx-closing-sequence": (without_closing_sequence, lambda n: " " * n + "x", 500),
+    # The rest of the audit: patterns applied to file contents that are linear already, kept so they stay so.
+    "json-number-then-letter": (parse_json, lambda n: "[" + "1" * n + "x]", 500),
+    "json-unterminated-backslashes": (parse_json, lambda n: '["' + "\\" * n, 500),
+    "json-unterminated-comment": (parse_json, lambda n: '{"a" /*' + "*" * n, 500),
+    "json-comments-before-colon": (parse_json, lambda n: '{"a" ' + "/**/ " * n + ": 1}", 200),
+    "frontmatter-simple-block": (
+        lambda block: skill_document._simple_block().fullmatch(block),
+        lambda n: "name: " + "a " * n + "\n",
+        500,
+    ),
+    "frontmatter-core-float": (skill_document._CORE_FLOAT.match, lambda n: "1" * n + "x", 1000),
+    "skill-parse-colons": (
+        lambda text: skill_document.parse_skill(Path("/w/SKILL.md"), text),
+        lambda n: "---\nname: a\ndescription: " + "a: " * n + "\n---\n",
+        100,
+    ),
+    "marketplace-ssh-origin": (SSH_ORIGIN.match, lambda n: "a" * n + "@" + "b" * n + ":" + "c" * n + " ", 500),
 }
 
 
@@ -77,3 +115,34 @@ def test_a_settings_file_of_thousands_of_named_groups_is_checked(tmp_path: Path)
     assert [code for code, _ in found] == ["hooks/invalid-regex"], found
     assert 'argument "huge"' in found[0][1] and "out of order" in found[0][1]
     assert len(found[0][1]) < 400  # the 5,000 digits are not repeated in the message
+
+
+_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")  # what without_closing_sequence replaces
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=" \t#ab", max_size=12))
+def test_the_closing_sequence_is_removed_as_the_regex_removed_it(text: str) -> None:
+    assert without_closing_sequence(text).strip() == _CLOSING.sub("", text).strip()
+
+
+_OLD_ALIAS = re.compile(r"[ \t]*:?[ \t]*(\*[^\s,\[\]{}]+)")  # what _ALIAS replaces
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=" \t:*a,", max_size=12))
+def test_the_alias_pattern_matches_what_it_matched(line: str) -> None:
+    new, old = skill_document._ALIAS.match(line), _OLD_ALIAS.match(line)
+    assert (new and new.span(1)) == (old and old.span(1))
+
+
+def test_a_plugin_version_of_thousands_of_parts_is_checked(tmp_path: Path) -> None:
+    """A 400 KB prerelease with a non-ASCII character: reported as an invalid version, in linear time."""
+    manifest = tmp_path / ".clarvis" / "plugins" / "p" / "plugin.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(json.dumps({"name": "p", "version": "1.2.3-" + "1." * 200_000 + "\u00e9"}), encoding="utf-8")
+    settings_file = tmp_path / ".clarvis" / "settings.json"
+    settings_file.write_text(json.dumps({"enabledPlugins": ["p"]}), encoding="utf-8")
+    report = _check_json(tmp_path)
+    codes = [item["code"] for item in report["diagnostics"] if item["path"].endswith("plugin.json")]
+    assert codes and all(not code.startswith("internal/") for code in codes), codes
