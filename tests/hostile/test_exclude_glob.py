@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pathspec
@@ -80,7 +81,9 @@ _PATHS = st.builds(
 def _pathspec_says(patterns: list[str], path: str) -> bool | None:
     """pathspec's own answer (its backtracking engine is safe on these short inputs), None if it rejects them."""
     try:
-        spec = pathspec.GitIgnoreSpec.from_lines(patterns, backend="simple")
+        with warnings.catch_warnings():  # Python's "possible nested set" on "[[": noise here
+            warnings.simplefilter("ignore", FutureWarning)
+            spec = pathspec.GitIgnoreSpec.from_lines(patterns, backend="simple")
     except ValueError:  # a pattern it cannot read ("!" alone): it rejects the whole list
         return None
     return spec.match_file(path)
