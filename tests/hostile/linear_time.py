@@ -9,6 +9,7 @@ smaller measurement is well above the clock's resolution and the interpreter's c
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,15 +42,22 @@ class Growth:
 
 
 def _cpu_seconds(work: Callable[[Any], object], data: Any) -> float:
+    """The least CPU time of ``REPEATS`` runs, with the cyclic garbage collector paused: its full collections
+    scan every live object, which is not the work measured."""
     best = float("inf")
-    for _ in range(REPEATS):
-        start = time.process_time()
-        work(data)
-        best = min(best, time.process_time() - start)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(REPEATS):
+            start = time.process_time()
+            work(data)
+            best = min(best, time.process_time() - start)
+    finally:
+        gc.enable()
     return best
 
 
-def growth(work: Callable[[Any], object], build: Callable[[int], Any], start: int, *, limit: int = 1 << 22) -> Growth:
+def growth(work: Callable[[Any], object], build: Callable[[int], Any], start: int, *, limit: int = 1 << 20) -> Growth:
     """Measure ``work(build(n))`` at a calibrated ``n`` (from ``start``, doubled up to ``limit``) and at ``8 * n``."""
     size = start
     data = build(size)
@@ -63,7 +71,11 @@ def growth(work: Callable[[Any], object], build: Callable[[int], Any], start: in
 
 
 def assert_linear(work: Callable[[Any], object], build: Callable[[int], Any], start: int) -> Growth:
-    """Fail unless the work grows less than ``RATIO`` times when its input grows ``FACTOR`` times."""
+    """Fail unless the work grows less than ``RATIO`` times when its input grows ``FACTOR`` times, measured twice
+    if need be (super-linear work exceeds the budget every time; a burst of load on the machine, once)."""
     measured = growth(work, build, start)
+    if measured.ratio >= RATIO:
+        again = growth(work, build, start)
+        measured = min(measured, again, key=lambda growth: growth.ratio)
     assert measured.ratio < RATIO, str(measured)
     return measured

@@ -50,24 +50,19 @@ CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
     ),
     # A frontmatter line of blanks after a key, where an alias is looked for: two adjacent [ \t]* split the run.
     "yaml-alias-range": (lambda line: skill_document._ALIAS.match(line, 0), lambda n: " " * n + "x", 500),
-    # An ATX heading of blanks: the closing-sequence regex was searched from every blank.
-    "atx-closing-sequence": (without_closing_sequence, lambda n: " " * n + "x", 500),
+    # An ATX heading of blanks: the closing-sequence regex was searched from every blank (the worst input of the
+    # regex; the string methods that replace it read the blanks and hashes at the end).
+    "atx-closing-sequence": (without_closing_sequence, lambda n: " " * n + "x" + " " * n + "#" * n + " " * n, 500),
     # The rest of the audit: patterns applied to file contents that are linear already, kept so they stay so.
     "json-number-then-letter": (parse_json, lambda n: "[" + "1" * n + "x]", 500),
     "json-unterminated-backslashes": (parse_json, lambda n: '["' + "\\" * n, 500),
     "json-unterminated-comment": (parse_json, lambda n: '{"a" /*' + "*" * n, 500),
-    "json-comments-before-colon": (parse_json, lambda n: '{"a" ' + "/**/ " * n + ": 1}", 200),
     "frontmatter-simple-block": (
         lambda block: skill_document._simple_block().fullmatch(block),
         lambda n: "name: " + "a " * n + "\n",
         500,
     ),
     "frontmatter-core-float": (skill_document._CORE_FLOAT.match, lambda n: "1" * n + "x", 1000),
-    "skill-parse-colons": (
-        lambda text: skill_document.parse_skill(Path("/w/SKILL.md"), text),
-        lambda n: "---\nname: a\ndescription: " + "a: " * n + "\n---\n",
-        100,
-    ),
     "marketplace-ssh-origin": (SSH_ORIGIN.match, lambda n: "a" * n + "@" + "b" * n + ":" + "c" * n + " ", 500),
 }
 
