@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
 from hostile_inputs import BUILDERS, Measured, run_check, run_server
 

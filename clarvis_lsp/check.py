@@ -19,7 +19,7 @@ from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, Once, map_in_processes, process_count
-from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config
+from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.rules.internal import RULE_FAILED
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
 
@@ -73,10 +73,12 @@ def check_paths(request: CheckRequest) -> CheckReport:
     listings = Listings()
     walked: list[tuple[WorkspaceEngine, _Target]] = []  # each (workspace, target) pair, in the order of the walk
 
+    follow = symlinks_followed(request.overrides)  # the flag decides before a project file is opened
+
     def project_config(directory: Path) -> ConfigLoad:
         """Each directory's project file is read once, however many targets (pre-commit passes every file) ask."""
         if directory not in read_configs:
-            read_configs[directory] = load_project_config(directory)
+            read_configs[directory] = load_project_config(directory, follow_symlinks=follow)
         return read_configs[directory]
 
     def engine_for(
@@ -236,7 +238,7 @@ def check_text(
     system's root), as the editor looks up to its workspace folder."""
     path = Path(os.path.abspath(path))
     directory = nearest_workspace(path, ceiling or Path(path.anchor))
-    load = load_project_config(directory)
+    load = load_project_config(directory, follow_symlinks=symlinks_followed(overrides or {}))
     engine = WorkspaceEngine(
         directory=directory,
         config=layered(load.config, overrides or {}),

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn
 from clarvis_lsp import __version__
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from clarvis_lsp.check import CheckReport, CheckRequest
 
 
@@ -306,7 +308,7 @@ def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
         if args.fix:
             report = _fix_until_stable(report, request, unsafe=args.unsafe_fixes)
         elif args.diff:
-            _print_diff(report, unsafe=args.unsafe_fixes)
+            _print_diff(report, request, unsafe=args.unsafe_fixes)
     except (StartupError, UsageError) as error:
         return _refused(error)
     _print_result(report, args.format)
@@ -363,31 +365,58 @@ wait for the next pass, and a fix can uncover another finding. Bounded, so two f
 
 
 def _fix_until_stable(report: CheckReport, request: CheckRequest, *, unsafe: bool) -> CheckReport:
-    """Apply the fixes, check again and repeat until nothing is left to fix; one line per file on stderr."""
+    """Apply the fixes, check again and repeat until nothing is left to fix; one line per file on stderr, and one
+    for each file whose fixes were not written, saying why (a symlink, outside the paths checked, unwritable)."""
     from clarvis_lsp.check import check_paths
-    from clarvis_lsp.fixes import plan_fixes  # only --fix/--diff need it
+    from clarvis_lsp.fixes import plan_fixes, write_refusal  # only --fix/--diff need it
 
+    checked = list(request.paths or ["."])
     fixed: dict[str, int] = {}
+    refused: dict[Path, tuple[str, int]] = {}
     for _ in range(FIX_PASSES):
-        planned = plan_fixes(report.result.diagnostics, unsafe=unsafe)
-        if not planned:
-            break
+        planned = [fix for fix in plan_fixes(report.result.diagnostics, unsafe=unsafe) if fix.path not in refused]
+        written = 0
         for file_fix in planned:
-            file_fix.write()
+            why = write_refusal(file_fix.path, checked, str(request.cwd))
+            if why is None:
+                try:
+                    file_fix.write()
+                except OSError as error:
+                    why = f"it could not be written ({error.strerror or type(error).__name__})"
+            if why is not None:
+                refused[file_fix.path] = (why, len(file_fix.applied))
+                continue
+            written += 1
             display = report.result.display_path(file_fix.path)
             fixed[display] = fixed.get(display, 0) + len(file_fix.applied)
+        if not written:
+            break
         report = check_paths(request)
     for display, count in sorted(fixed.items()):
-        print(f"Fixed {count} {'finding' if count == 1 else 'findings'} in {display}", file=sys.stderr)
+        print(f"Fixed {count} {_findings(count)} in {display}", file=sys.stderr)
+    for path, (why, count) in sorted(refused.items()):
+        print(f"Not fixed: {count} {_findings(count)} in {report.result.display_path(path)}: {why}", file=sys.stderr)
     return report
 
 
-def _print_diff(report: CheckReport, *, unsafe: bool) -> None:
-    """--diff: what one pass of --fix would change, as a unified diff (nothing is written)."""
-    from clarvis_lsp.fixes import plan_fixes
+def _findings(count: int) -> str:
+    return "finding" if count == 1 else "findings"
 
+
+def _print_diff(report: CheckReport, request: CheckRequest, *, unsafe: bool) -> None:
+    """--diff: what one pass of --fix would change, as a unified diff (nothing is written); a file --fix would
+    not write is left out of the diff and named on stderr, as --fix names it."""
+    from clarvis_lsp.fixes import plan_fixes, write_refusal
+
+    checked = list(request.paths or ["."])
     for file_fix in plan_fixes(report.result.diagnostics, unsafe=unsafe):
-        sys.stdout.write(file_fix.diff(report.result.display_path(file_fix.path)))
+        display = report.result.display_path(file_fix.path)
+        why = write_refusal(file_fix.path, checked, str(request.cwd))
+        if why is not None:
+            count = len(file_fix.applied)
+            print(f"Not fixed: {count} {_findings(count)} in {display}: {why}", file=sys.stderr)
+            continue
+        sys.stdout.write(file_fix.diff(display))
 
 
 def _format_list(report: CheckReport) -> str:
@@ -402,7 +431,21 @@ def _format_list(report: CheckReport) -> str:
         )
         for engine in report.engines
     ]
-    return format_listing(workspaces, report.result.display_path)
+    # The roots a project file set (no --root replaced them): marked, as they may name any directory.
+    from_project_file: dict[Path, tuple[Path, int]] = {}
+    for engine in report.engines:
+        for load in report.config_loads:
+            configured = load.config.roots
+            if (
+                load.status == "ok"
+                and load.path is not None
+                and load.path.parent == engine.directory
+                and configured is not None
+                and engine.explicit_roots is None
+                and engine.config.roots == configured
+            ):
+                from_project_file[engine.directory] = (load.path, len(configured))
+    return format_listing(workspaces, report.result.display_path, from_project_file)
 
 
 if __name__ == "__main__":  # pragma: no cover

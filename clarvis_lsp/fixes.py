@@ -3,13 +3,22 @@
 A fix changes only the bytes its edits name: the file is decoded, the edits are spliced into the text, and the
 text is encoded back with the BOM it had, so line endings and everything else stay as they were. A file that
 does not parse (or is not valid UTF-8) is never touched, because positions in a broken file are guesses.
+
+A fix is written only where the user asked for one (SPEC §9): never through a symlink (a cloned repository can
+link ``.clarvis/settings.json`` to a file of the user's own, and checks follow symlinks by default), never to a
+file outside the paths checked, and atomically: the new text goes to a temporary file in the same directory,
+which takes the file's mode and then replaces it, so an interrupted ``--fix`` leaves the old file or the new one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
+import stat
+import tempfile
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,18 +41,74 @@ class FileFix:
     applied: tuple[Fix, ...]
 
     def diff(self, display: str) -> str:
-        return "".join(
-            difflib.unified_diff(
-                self.before.splitlines(keepends=True),
-                self.after.splitlines(keepends=True),
-                fromfile=f"a/{display}",
-                tofile=f"b/{display}",
-            )
+        """The change as a unified diff that ``git apply`` and ``patch`` accept.
+
+        Lines are split at ``\\n`` only, as diff and Git split them (``str.splitlines`` also splits at U+2028,
+        U+0085, form feed…, which would cut a line in two), and a last line without a newline is followed by
+        ``\\ No newline at end of file``, as diff writes it. A BOM stays on the first line, where the file has it.
+        """
+        bom = "\ufeff" if self.had_bom else ""
+        lines = difflib.unified_diff(
+            _diff_lines(bom + self.before),
+            _diff_lines(bom + self.after),
+            fromfile=f"a/{display}",
+            tofile=f"b/{display}",
         )
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
     def write(self) -> None:
+        """Replace the file with the fixed text atomically, keeping its mode (and its owner, where allowed).
+
+        Raises ``OSError`` when the directory or the file cannot be written; the file is then unchanged.
+        """
         data = self.after.encode("utf-8")
-        self.path.write_bytes((b"\xef\xbb\xbf" + data) if self.had_bom else data)
+        if self.had_bom:
+            data = b"\xef\xbb\xbf" + data
+        target = str(self.path)
+        status = os.lstat(target)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".fix", dir=self.path.parent)
+        try:
+            with os.fdopen(descriptor, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.chmod(temporary, stat.S_IMODE(status.st_mode))
+            with contextlib.suppress(OSError):  # only a privileged user can give a file away: keep what we can
+                os.chown(temporary, status.st_uid, status.st_gid)
+            os.replace(temporary, target)  # replaces the name itself: never writes through a link put there since
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+
+def write_refusal(path: Path, checked: Sequence[str], cwd: str) -> str | None:
+    """Why a fix must not be written to ``path``, or None when it may be.
+
+    ``checked`` are the paths given to ``--check`` (relative to ``cwd``): a fix goes only to a file under one of
+    them, reached without a symlink below it. A path the user typed may itself be a link (a checkout reached
+    through one); what a repository's files can change, the links inside it, is what is refused.
+    """
+    absolute = os.path.normpath(os.path.join(cwd, path))
+    if os.path.islink(absolute):
+        return "the file is a symlink, and a fix is never written through one"
+    real = os.path.realpath(absolute)
+    for given in checked:
+        base = os.path.normpath(os.path.join(cwd, given))
+        if absolute != base and not absolute.startswith(base.rstrip(os.sep) + os.sep):
+            continue
+        expected = os.path.normpath(os.path.join(os.path.realpath(base), os.path.relpath(absolute, base)))
+        if real != expected:
+            return f"a directory on its way is a symlink (the file is {real}), and a fix is never written through one"
+        return None
+    return "the file lies outside the paths checked"
+
+
+def _diff_lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n`` (each line keeps it; a last line without one stays as it is)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 def plan_fixes(diagnostics: Iterable[Diagnostic], *, unsafe: bool = False) -> list[FileFix]:

@@ -12,7 +12,7 @@ not loaded), and the SKILL.md files discovery could not load at all (no frontmat
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,16 +116,29 @@ def effective_skills(
     return WorkspaceSkills(directory, tuple(roots), tuple(skills), tuple(sorted(unloaded, key=lambda u: u.path)))
 
 
-def format_listing(workspaces: list[WorkspaceSkills], display: Callable[[Path], str]) -> str:
+def format_listing(
+    workspaces: list[WorkspaceSkills],
+    display: Callable[[Path], str],
+    from_project_file: Mapping[Path, tuple[Path, int]] | None = None,
+) -> str:
     """The ``--list`` text: a header per workspace with its roots, then ``name<TAB>path<TAB>scope/source`` for each
     winner (with a fourth column ``not loaded: invalid name`` when Clarvis rejects the name), an indented
     ``shadows`` line for each copy it hides and a ``skipped`` line for each within-root duplicate, then a
-    ``(not loaded)`` line for each SKILL.md that could not be loaded, with the reason."""
+    ``(not loaded)`` line for each SKILL.md that could not be loaded, with the reason.
+
+    ``from_project_file`` maps a workspace to the project file that set its ``roots`` and how many they are (the
+    last of its roots: plugin roots come first): those roots are marked, since a repository's project file can
+    name any directory on the disk and each is read as given."""
     lines: list[str] = []
     for workspace in workspaces:
         lines.append(f"# workspace {display(workspace.directory)}")
+        project = (from_project_file or {}).get(workspace.directory)
+        first_from_project = len(workspace.roots) - project[1] if project is not None else len(workspace.roots)
         for index, root in enumerate(workspace.roots):
-            lines.append(f"#   root {index}: {display(Path(root.path))} ({origin_label(root.scope, root.source)})")
+            line = f"#   root {index}: {display(Path(root.path))} ({origin_label(root.scope, root.source)})"
+            if project is not None and index >= first_from_project:
+                line += f" from {display(project[0])}"
+            lines.append(line)
         for skill in workspace.skills:
             line = f"{skill.name}\t{display(skill.winner.path)}\t{skill.winner.label}"
             lines.append(line if skill.valid_name else f"{line}\tnot loaded: invalid name")

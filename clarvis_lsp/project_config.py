@@ -23,6 +23,7 @@ This module must not import pygls or lsprotocol: the ``--check`` path loads it a
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -50,6 +51,7 @@ __all__ = [
     "known_codes",
     "layered",
     "load_project_config",
+    "symlinks_followed",
     "validation_messages",
 ]
 
@@ -273,15 +275,49 @@ class ConfigLoad:
     message: str = ""  # one line, for window/showMessage and the CLI's stderr
 
 
-def load_project_config(workspace_dir: Path) -> ConfigLoad:
-    """Read ``.clarvis-lsp.toml`` or, failing that, ``[tool.clarvis-lsp]`` in ``pyproject.toml``."""
-    own = workspace_dir / CONFIG_FILE_NAME
-    if own.exists():
-        return _load_file(own, table=())
-    pyproject = workspace_dir / PYPROJECT_FILE_NAME
-    if pyproject.is_file():
-        return _load_file(pyproject, table=PYPROJECT_TABLE)
-    return _not_found(workspace_dir)
+def load_project_config(workspace_dir: Path, *, follow_symlinks: bool = True) -> ConfigLoad:
+    """Read ``.clarvis-lsp.toml`` or, failing that, ``[tool.clarvis-lsp]`` in ``pyproject.toml``.
+
+    ``follow_symlinks`` is what the CLI flag or the editor's setting says (``symlinks_followed``): a project file
+    cannot decide for itself whether it may be read. When it is false, a symlinked project file is never opened
+    (SPEC §9): it gets ``discovery/symlink-ignored`` and counts as absent, so nothing it holds, not even a value
+    echoed in a ``config/invalid`` message, reaches the user. Either way the file is read only if it is a regular
+    file (a FIFO under the name would block the check for ever).
+    """
+    ignored: list[Diagnostic] = []
+    for path, table in ((workspace_dir / CONFIG_FILE_NAME, ()), (workspace_dir / PYPROJECT_FILE_NAME, PYPROJECT_TABLE)):
+        if not follow_symlinks and os.path.islink(path):
+            ignored.append(_symlink_ignored(path))
+            continue
+        if path.is_file() if table else path.exists():  # as before: a pyproject.toml that is no file is not ours
+            load = _load_file(path, table, follow_symlinks=follow_symlinks)
+            if load.status != "not-found" or not table:
+                return replace(load, diagnostics=[*load.diagnostics, *ignored])
+    return replace(_not_found(workspace_dir), diagnostics=ignored)
+
+
+def symlinks_followed(*layers: Mapping[str, object]) -> bool:
+    """Whether symlinks are followed according to the layers above the project file (CLI flags, editor
+    settings; the last that says wins), which decide before the project file is opened."""
+    follow = True
+    for layer in layers:
+        for key in ("followSymlinks", "follow_symlinks"):
+            value = layer.get(key)
+            if isinstance(value, bool):
+                follow = value
+    return follow
+
+
+def _symlink_ignored(path: Path) -> Diagnostic:
+    from clarvis_lsp.rules.discovery import SYMLINK_IGNORED
+
+    return Diagnostic(
+        path,
+        Range.point(0, 0),
+        SYMLINK_IGNORED.severity,
+        SYMLINK_IGNORED.code,
+        f"{path.name} is a symlink and followSymlinks is off, so this project configuration is not read.",
+    )
 
 
 def _not_found(workspace_dir: Path) -> ConfigLoad:
@@ -319,18 +355,20 @@ _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_AT_END = re.compile(r"\s*\(at end of document\)\s*$")
 
 
-def _load_file(path: Path, table: tuple[str, ...]) -> ConfigLoad:
+def _load_file(path: Path, table: tuple[str, ...], *, follow_symlinks: bool = True) -> ConfigLoad:
     # Imported here: a workspace without a project file needs neither a TOML parser nor the models.
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
 
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        return _failed(path, [_invalid(path, Range.point(0, 0), f"Cannot read {path.name}: {reason}.")])
+    from clarvis_lsp.discovery.fs import read_regular_file
+
+    data, why = read_regular_file(str(path), follow_symlinks)
+    if data is None:
+        if not table or os.path.islink(path) or os.path.exists(path):  # pyproject.toml may vanish: not ours
+            return _failed(path, [_invalid(path, Range.point(0, 0), f"Cannot read {path.name}: {why}.")])
+        return _not_found(path.parent)
     decoded = decode(data)
     text = decoded.text
     lines = LineIndex(text)

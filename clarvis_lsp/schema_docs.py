@@ -116,12 +116,16 @@ def registry() -> Registry[Any]:
     return Registry().with_resources(resources).crawl()
 
 
+def _regex_search(pattern: str, text: str) -> regex.Match[str] | None:
+    return regex.search(pattern, text, regex.VERSION0)
+
+
 def _ecmascript_pattern(
     validator: Draft202012Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
 ) -> Iterator[ValidationError]:
     """``pattern`` as ECMAScript with the ``u`` flag reads it (what VS Code and Clarvis do): ``\\p{L}`` is a letter
     of any script. jsonschema's own ``pattern`` uses Python's ``re``, which has no Unicode property classes."""
-    if validator.is_type(instance, "string") and regex.search(pattern, instance, regex.VERSION0) is None:
+    if validator.is_type(instance, "string") and not _schemas.ecmascript_search(pattern, instance, _regex_search):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 

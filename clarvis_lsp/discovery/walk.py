@@ -5,12 +5,21 @@ Exclude patterns have ``.gitignore`` semantics (``pathspec``'s ``GitIgnoreSpec``
 directory named ``fixtures``, ``/fixtures/`` only the top one, ``vendor/**`` everything under ``vendor`` (a
 workspace nested there included: its ``.clarvis`` is excluded), ``*.bak`` any file of that name, ``!keep`` puts a
 path back. Paths are matched relative to the tree being walked, with ``/`` separators.
+
+The patterns come from a file a repository holds (``.clarvis-lsp.toml``, ``pyproject.toml``), so matching them
+must never hang: pathspec translates each pattern into a regular expression, and Python's backtracking engine
+takes exponential time on some (``*a*a*a*a*a*a*a*a*a*a*a*a*b`` against a directory named with 40 ``a``s never
+finishes). pathspec translates, and RE2 (``google-re2``), whose matching time is linear in the path, matches;
+which pattern wins follows ``GitIgnoreSpec``. A pattern that pathspec or RE2 rejects (``!`` alone, a range out
+of order, one too large to compile) matches nothing, as Git ignores a pattern it cannot read.
 """
 
 from __future__ import annotations
 
 import bisect
 import os
+import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +28,7 @@ from typing import TYPE_CHECKING
 from clarvis_lsp.discovery.fs import entry_name, list_sorted
 
 if TYPE_CHECKING:
-    import pathspec
+    import re2
 
 SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
 
@@ -85,13 +94,11 @@ class Excludes:
     patterns: tuple[str, ...] = ()
     base: str = ""
     outer: Excludes | None = None  # the enclosing tree's patterns (a nested workspace inherits them), or None
-    _spec: pathspec.GitIgnoreSpec | None = field(default=None, init=False, compare=False, repr=False)
+    _spec: GitIgnoreMatcher | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.patterns:
-            import pathspec  # imported here: a workspace without exclude patterns never needs it
-
-            object.__setattr__(self, "_spec", pathspec.GitIgnoreSpec.from_lines(self.patterns))
+            object.__setattr__(self, "_spec", GitIgnoreMatcher(self.patterns))
 
     @property
     def empty(self) -> bool:
@@ -119,6 +126,91 @@ class Excludes:
         if self.outer is not None and self.outer.file(relative):
             return True
         return self._spec is not None and self._spec.match_file(_joined(self.base, relative))
+
+
+class GitIgnoreMatcher:
+    """``.gitignore`` patterns matched in time linear in the path: pathspec's translation, RE2's matching.
+
+    The outcome is ``GitIgnoreSpec``'s: the last pattern that matches the path itself decides; when none does,
+    the last pattern that matches one of its parent directories (its match ends at the directory marker, a ``/``).
+    """
+
+    _DIRECTORY_MARK = "ps_d"  # the group pathspec's regexes set when a pattern matched a parent directory
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        # Imported here: a workspace without exclude patterns never needs either.
+        import re2
+        from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+        options = re2.Options()
+        options.log_errors = False  # a pattern RE2 rejects is skipped, not logged on the check's stderr
+        self._patterns: list[tuple[re2._Regexp[str], bool]] = []
+        for line in patterns:
+            try:
+                with warnings.catch_warnings():  # Python's "possible nested set" on "[[": not the user's to read
+                    warnings.simplefilter("ignore")
+                    parsed = GitIgnoreSpecPattern(line)
+            except (ValueError, re.error):  # GitIgnorePatternError is a ValueError
+                continue
+            if parsed.include is None or parsed.regex is None:
+                continue
+            try:
+                compiled = re2.compile(_classes_as_python_reads_them(parsed.regex.pattern), options)
+            except re2.error:
+                continue
+            self._patterns.append((compiled, parsed.include))
+
+    def match_file(self, path: str) -> bool:
+        """Whether ``path`` (relative, ``/`` separators; a directory ends with ``/``) is excluded."""
+        by_parent: bool | None = None
+        for compiled, include in reversed(self._patterns):
+            match = compiled.search(path)
+            if match is None:
+                continue
+            if not match.groupdict().get(self._DIRECTORY_MARK):
+                return include
+            if by_parent is None:
+                by_parent = include
+        return bool(by_parent)
+
+
+def _classes_as_python_reads_them(regex: str) -> str:
+    """pathspec's regex with each ``[`` inside a character class escaped.
+
+    pathspec copies a glob's bracket expression into the regex as it is written, and Python reads a ``[`` there as
+    a literal; RE2 reads ``[:alpha:]`` there as a POSIX class, so ``[[:alpha:]]x`` would mean another thing (or
+    not compile). Escaping keeps pathspec's meaning. Outside a class pathspec escapes every special character.
+    """
+    out: list[str] = []
+    index = 0
+    length = len(regex)
+    while index < length:
+        char = regex[index]
+        if char == "\\":
+            out.append(regex[index : index + 2])
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+        if char != "[":
+            continue
+        if regex.startswith("^", index):
+            out.append("^")
+            index += 1
+        if regex.startswith("]", index):  # a "]" first in a class is a literal
+            out.append("\\]")
+            index += 1
+        while index < length and regex[index] != "]":
+            if regex[index] == "\\":
+                out.append(regex[index : index + 2])
+                index += 2
+                continue
+            out.append("\\[" if regex[index] == "[" else regex[index])
+            index += 1
+        if index < length:
+            out.append("]")
+            index += 1
+    return "".join(out)
 
 
 def _joined(prefix: str, relative: str) -> str:

@@ -85,7 +85,9 @@ _Mark: Any = getattr(yaml, "_yaml", yaml.error).Mark  # the marks libyaml's comp
 
 _FENCE = re.compile(r"---[ \t]*\Z")
 _CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
-_ALIAS = re.compile(r"[ \t]*:?[ \t]*(\*[^\s,\[\]{}]+)")
+# Blanks, an optional colon, blanks: written so that one run of blanks can be matched one way only (two adjacent
+# ``[ \t]*`` split a long run of blanks every possible way, quadratic in a line of blanks).
+_ALIAS = re.compile(r"[ \t]*(?::[ \t]*)?(\*[^\s,\[\]{}]+)")
 _NODE_BUDGET = 10_000  # nodes visited when building values: far above any real frontmatter
 # Nesting levels of the frontmatter, also far above any real one. libyaml's composer recurses in C: a frontmatter
 # of 30,000 `[` overflows the C stack and kills the process (the server with it) instead of raising.

@@ -155,6 +155,17 @@ def document_symbols(kind: FileKind | None, path: Path, text: str) -> list[Symbo
     return []
 
 
+def without_closing_sequence(text: str) -> str:
+    """An ATX heading's text without its optional closing sequence (``## Title ##``): a run of ``#`` at the end,
+    before trailing blanks, and preceded by a blank or nothing. String methods rather than a regex searched from
+    every blank of the line (quadratic in a heading of blanks)."""
+    stripped = text.rstrip(" \t")
+    body = stripped.rstrip("#")
+    if len(body) == len(stripped) or (body and body[-1] not in " \t"):
+        return text
+    return body
+
+
 def _label(text: str, empty: str = '""') -> str:
     """A one-line, non-empty symbol name (editors reject empty names)."""
     flat = " ".join(text.split())
@@ -225,7 +236,6 @@ def _entry_symbol(document: SkillDocument, entry: FrontmatterEntry) -> Symbol:
 # Markdown headings: ATX (`## Title`) and setext (a paragraph underlined with === or ---), outside fenced code.
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
-_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _NOT_PARAGRAPH = re.compile(r" {0,3}(?:[-+*>]|\d{1,9}[.)])(?:[ \t]|$)| {4}|\t")
 
@@ -269,7 +279,7 @@ def _heading_symbols(lines: LineIndex, first_line: int) -> list[Symbol]:
             continue
         atx = _ATX.match(text)
         if atx is not None:
-            title = _ATX_CLOSE.sub("", text[atx.end() :]).strip()
+            title = without_closing_sequence(text[atx.end() :]).strip()
             headings.append((len(atx.group(1)), line, _label(title, empty=atx.group(1)), _trimmed(lines, line)))
             paragraph_start = None
             continue

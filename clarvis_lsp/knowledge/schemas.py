@@ -13,11 +13,12 @@ import importlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import re2
     import regex
 
 SCHEMA_PACKAGE = "clarvis_lsp.schemas"
@@ -134,7 +135,11 @@ class SchemaPattern:
         projection = ascii_projection(pattern)
         self._ascii = re.compile(projection) if projection is not None else None
 
-    def match(self, text: str) -> re.Match[str] | regex.Match[str] | None:
+    def match(self, text: str) -> re.Match[str] | regex.Match[str] | re2._Match[str] | None:
+        if len(text) > SHORT_TEXT:  # a text of any length from a file: matched in linear time where RE2 can
+            linear = re2_pattern(self.pattern.removesuffix("\\Z") + "\\z")
+            if linear is not None and _encodable(text):
+                return linear.match(text)
         if self._ascii is not None and text.isascii():
             return self._ascii.match(text)
         return self.compiled.match(text)
@@ -147,6 +152,72 @@ class SchemaPattern:
 
             self._compiled = regex.compile(self.pattern, regex.VERSION0)
         return self._compiled
+
+
+SHORT_TEXT = 256
+"""Texts up to this length are matched by the backtracking engines (``re``, ``regex``) even where a pattern could
+backtrack: the worst of the schemas' patterns costs well under a millisecond there, and ``re`` needs no import."""
+
+
+@functools.cache
+def re2_pattern(source: str) -> re2._Regexp[str] | None:
+    """``source`` compiled by RE2, whose matching time is linear in the text, or None when RE2 might read it
+    otherwise than ECMAScript (and ``regex``) do: ``\\s``, ``\\w`` and ``\\b`` are ASCII-only in RE2 and a ``.``
+    outside a class matches U+2028 there; lookarounds and backreferences do not compile.
+
+    The schemas' patterns that RE2 takes include the only one that backtracks quadratically in ``regex``, the
+    semantic version's (a prerelease of thousands of ``1.`` parts cost seconds per string).
+    """
+    if _differs_in_re2(source):
+        return None
+    import re2  # imported here: most checks never match a long text
+
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(source, options)
+    except re2.error:
+        return None
+
+
+def _differs_in_re2(source: str) -> bool:
+    """Whether ``source`` has an escape or a ``.`` that RE2 reads otherwise than ECMAScript (conservatively)."""
+    in_class = False
+    index = 0
+    while index < len(source):
+        char = source[index]
+        if char == "\\":
+            if source[index + 1 : index + 2] in ("s", "S", "w", "W", "b", "B"):
+                return True
+            index += 2
+            continue
+        if char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "." and not in_class:
+            return True
+        index += 1
+    return False
+
+
+def _encodable(text: str) -> bool:
+    """RE2 reads UTF-8: a string holding a lone surrogate (``"\\ud800"`` in JSON) goes to the other engines."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def ecmascript_search(pattern: str, text: str, fallback: Callable[[str, str], object]) -> bool:
+    """Whether a schema's ECMAScript ``pattern`` matches somewhere in ``text``: by RE2 for a long text where RE2
+    reads the pattern as ECMAScript does, else by ``fallback`` (``re.search`` or ``regex.search``)."""
+    if len(text) > SHORT_TEXT:
+        linear = re2_pattern(pattern)
+        if linear is not None and _encodable(text):
+            return linear.search(text) is not None
+    return fallback(pattern, text) is not None
 
 
 # What a Unicode property class holds of ASCII: \p{L} and \p{M} as the Unicode database has it (no ASCII mark).
@@ -217,9 +288,11 @@ __all__ = [
     "Field",
     "SchemaPattern",
     "ascii_projection",
+    "ecmascript_search",
     "fields",
     "load",
     "python_pattern",
+    "re2_pattern",
     "schema_names",
     "strings",
 ]

@@ -11,6 +11,7 @@ Python's ``re`` is not used: it rejects valid JavaScript (``(?<name>...)``) and 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 _QUANTIFIER = re.compile(r"\{([0-9]+)(,([0-9]*))?\}")
@@ -62,12 +63,42 @@ def _scan_class(pattern: str, start: int) -> tuple[int, tuple[int, str] | None]:
     return index + 1, None
 
 
+def _digits_above(low: str, high: str) -> bool:
+    """Whether the decimal number ``low`` is greater than ``high``, compared as text: ``int()`` costs time
+    quadratic in the number of digits and raises above 4,300 of them, and a pattern may hold any number."""
+    low = low.lstrip("0")
+    high = high.lstrip("0")
+    return (len(low), low) > (len(high), high)
+
+
+class _Closers:
+    """Where the next ``>`` after an offset is, answered by a binary search over every ``>`` of the pattern
+    (found once, on first use): ``str.find`` from each ``(?<`` or ``\\k<`` would read the rest of the pattern
+    every time, quadratic in a pattern of thousands of them with no ``>``."""
+
+    def __init__(self, pattern: str) -> None:
+        self._pattern = pattern
+        self._offsets: list[int] | None = None
+
+    def after(self, start: int) -> int:
+        """The offset of the first ``>`` at or after ``start``, or -1."""
+        if self._offsets is None:
+            self._offsets = [offset for offset, char in enumerate(self._pattern) if char == ">"]
+        position = bisect.bisect_left(self._offsets, start)
+        return self._offsets[position] if position < len(self._offsets) else -1
+
+
 def js_regex_error(pattern: str) -> tuple[int, str] | None:
-    """The first syntax error of a JavaScript regex (default mode, Annex B), as (index, reason), or None."""
+    """The first syntax error of a JavaScript regex (default mode, Annex B), as (index, reason), or None.
+
+    One pass over the pattern: the work is linear in its length whatever it holds (a settings.json may hold
+    patterns of thousands of named groups, checked on every keystroke in the editor).
+    """
     index = 0
     length = len(pattern)
     groups: list[tuple[int, bool]] = []  # (offset of '(', quantifiable once closed)
-    names: list[tuple[int, str]] = []
+    names: dict[str, int] = {}  # group name -> offset of its '('
+    closers = _Closers(pattern)
     references: list[tuple[int, str]] = []
     quantifiable = False
     while index < length:
@@ -77,7 +108,7 @@ def js_regex_error(pattern: str) -> tuple[int, str] | None:
                 return index, "a pattern cannot end with a single backslash"
             escaped = pattern[index + 1]
             if escaped == "k" and pattern.startswith("<", index + 2):
-                close = pattern.find(">", index + 3)
+                close = closers.after(index + 3)
                 if close != -1:
                     references.append((index, pattern[index + 3 : close]))
                     index = close + 1
@@ -102,13 +133,13 @@ def js_regex_error(pattern: str) -> tuple[int, str] | None:
                     step = 4
                     quantifiable_group = False
                 elif rest[:1] == "<":
-                    close = pattern.find(">", index + 3)
+                    close = closers.after(index + 3)
                     name = pattern[index + 3 : close] if close != -1 else ""
                     if close == -1 or not _GROUP_NAME.fullmatch(name):
                         return index, "a named group needs a name of letters, digits, _ or $ in (?<name>...)"
-                    if any(name == known for _, known in names):
+                    if name in names:
                         return index, f'the group name "{name}" is used twice'
-                    names.append((index, name))
+                    names[name] = index
                     step = close + 1 - index
                 else:
                     modifiers = _MODIFIERS.match(pattern, index)
@@ -140,10 +171,10 @@ def js_regex_error(pattern: str) -> tuple[int, str] | None:
             if braces is not None:
                 if not quantifiable:
                     return index, "this {...} quantifier has nothing to repeat"
-                low = int(braces.group(1))
                 high = braces.group(3)
-                if high and int(high) < low:
-                    return index, f"the numbers in {braces.group(0)} are out of order"
+                if high and _digits_above(braces.group(1), high):
+                    written = braces.group(0) if len(braces.group(0)) <= 24 else "this {...} quantifier"
+                    return index, f"the numbers in {written} are out of order"
                 index = braces.end()
                 if pattern.startswith("?", index):
                     index += 1
@@ -156,8 +187,7 @@ def js_regex_error(pattern: str) -> tuple[int, str] | None:
         index += 1
     if groups:
         return groups[-1][0], "the group opened here is never closed with ')'"
-    defined = {name for _, name in names}
     for offset, name in references:
-        if names and name not in defined:
+        if names and name not in names:
             return offset, f'\\k<{name}> refers to no group named "{name}"'
     return None

@@ -229,7 +229,7 @@ def _pattern(wanted: Any, instance: Any, schema: Mapping[str, Any], base: str, o
     if own or not isinstance(instance, str):
         return True  # _validator does not evaluate patterns
     try:
-        return re.search(wanted, instance) is not None
+        return schemas.ecmascript_search(wanted, instance, re.search)
     except (re.error, TypeError):
         return None
 

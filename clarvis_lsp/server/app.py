@@ -32,7 +32,13 @@ from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position
 from clarvis_lsp.memory import bulk_allocation, paused_collector
 from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.project_config import ProjectConfig, config_from_mapping, layered, load_project_config
+from clarvis_lsp.project_config import (
+    ProjectConfig,
+    config_from_mapping,
+    layered,
+    load_project_config,
+    symlinks_followed,
+)
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
 from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
@@ -170,12 +176,15 @@ class ClarvisServer(LanguageServer):
         )
 
     def config_for(self, directory: Path) -> ProjectConfig:
-        load = load_project_config(directory)
+        # The editor's setting decides whether a symlinked project file may be opened, before it is.
+        load = load_project_config(
+            directory, follow_symlinks=symlinks_followed(self.init_settings, self.client_settings)
+        )
         if load.status == "error":
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=load.message))
         # The config/invalid findings live on the configuration file itself (cleared once it loads again).
         for config_file in (directory / ".clarvis-lsp.toml", directory / "pyproject.toml"):
-            found = load.diagnostics if config_file == load.path else []
+            found = [diagnostic for diagnostic in load.diagnostics if diagnostic.path == config_file]
             if found or config_file in self.published:
                 self.config_findings[config_file] = found
                 self.publish(config_file, found)

@@ -214,6 +214,29 @@ def deleted_mid_check(base: Path) -> Hostile:
     return Hostile("files deleted while a 5,000-skill tree is checked", ws, files, during=delete)
 
 
+def hostile_patterns(base: Path) -> Hostile:
+    """What made a backtracking pattern blow up (issue 21): an exclude glob of stars against a name of 40 ``a``s, a
+    hook pattern of 16,000 named groups, a plugin version of 200,000 prerelease parts, a SKILL.md heading of
+    100,000 blanks and an alias after a key followed by as many."""
+    ws = _skeleton(base, "hostile-patterns")
+    _write(ws, ".clarvis-lsp.toml", 'exclude = ["*a*a*a*a*a*a*a*a*a*a*a*a*b"]\n')
+    _write(ws, "a" * 40 + "/.clarvis/skills/deep/SKILL.md", "---\nname: deep\ndescription: Deep.\n---\n")
+    groups = "".join(f"(?<g{index}>a)" for index in range(16_000))
+    settings = {
+        "enabledPlugins": ["victim"],
+        "hooks": [{"event": "pre_tool_use", "command": "./guard.sh", "match": {"args": {"p": groups}}}],
+    }
+    blanks = " " * 100_000
+    frontmatter = f"---\nname: victim\ndescription: &d Fine.\nsummary:{blanks}\n  *d\n---\n"
+    skill = frontmatter + f"#{blanks}x\n## A{blanks}##{blanks}\n"
+    files = [
+        _write(ws, RECOGNISED[1], json.dumps(settings)),
+        _write(ws, RECOGNISED[2], json.dumps({"name": "victim", "version": "1.2.3-" + "1." * 200_000 + "\u00e9"})),
+        _write(ws, RECOGNISED[0], skill),
+    ]
+    return Hostile("backtracking bait (exclude glob, JS regex, semver, blanks)", ws, files)
+
+
 BUILDERS: dict[str, Callable[[Path], Hostile]] = {
     "random-bytes": random_bytes,
     "invalid-utf8": invalid_utf8,
@@ -227,6 +250,7 @@ BUILDERS: dict[str, Callable[[Path], Hostile]] = {
     "fifo-dev-zero": fifo_and_dev_zero,
     "root-is-file": root_is_a_file,
     "deleted-mid-check": deleted_mid_check,
+    "hostile-patterns": hostile_patterns,
 }
 
 

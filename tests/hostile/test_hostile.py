@@ -58,6 +58,7 @@ EXPECTED: dict[str, tuple[str, ...] | None] = {
     "fifo-dev-zero": ("discovery/unreadable",),
     "root-is-file": None,
     "deleted-mid-check": None,
+    "hostile-patterns": None,
 }
 
 

@@ -1,0 +1,143 @@
+"""Every regular expression and scanner a repository's file reaches runs in linear time (SPEC §9: no file a
+repository holds can make a check grow worse than linearly): the worst input of each, at ``n`` and ``8 * n``,
+costs less than 20 times more at the larger size (see ``linear_time``). Each case names the code it drives and
+the input that made it, or would make it, backtrack."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from linear_time import assert_linear
+
+from clarvis_lsp import schema_docs
+from clarvis_lsp.discovery.walk import GitIgnoreMatcher
+from clarvis_lsp.documents import skill as skill_document
+from clarvis_lsp.documents.json_parser import parse_json
+from clarvis_lsp.editor.symbols import without_closing_sequence
+from clarvis_lsp.knowledge.plugin import VERSION_PATTERN
+from clarvis_lsp.rules.js_regex import js_regex_error
+from clarvis_lsp.rules.marketplace import SSH_ORIGIN
+
+_STARS = GitIgnoreMatcher(["*a*a*a*b", "!**/*a*a*a*b/", "a/**/a*a*a*b"])
+
+# name -> (work, build(n), starting n)
+CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
+    # A match.args pattern of thousands of named groups: each name was compared with every earlier one.
+    "js-regex-named-groups": (js_regex_error, lambda n: "".join(f"(?<g{i}>a)" for i in range(n)), 250),
+    # \k<name without '>': each looked for a '>' through the rest of the pattern.
+    "js-regex-references-unclosed": (js_regex_error, lambda n: "(?<a>b)" + "\\k<a" * n, 2000),
+    # A quantifier with thousands of digits: int() is quadratic in the digits (and raises above 4,300).
+    "js-regex-long-quantifier": (js_regex_error, lambda n: "a{" + "9" * n + "," + "1" * n + "}", 4000),
+    # An exclude glob of stars against a long name: pathspec's Python regex backtracked (n^4 here, exponential
+    # in the number of stars); RE2 does not.
+    "exclude-glob-stars": (_STARS.match_file, lambda n: "a/" + "a" * n + "/", 200),
+    # A plugin version whose prerelease has thousands of parts and one non-ASCII character: the semantic version
+    # pattern backtracks quadratically in the regex module (the schema validator, and the rules' own match).
+    "semver-pattern": (VERSION_PATTERN.match, lambda n: "1.2.3-" + "1." * n + "\u00e9", 1000),
+    "semver-schema-validator": (
+        lambda version: list(schema_docs.validator("plugin").iter_errors({"name": "p", "version": version})),
+        lambda n: "1.2.3-" + "1." * n + "\u00e9",
+        1000,
+    ),
+    # A frontmatter line of blanks after a key, where an alias is looked for: two adjacent [ \t]* split the run.
+    "yaml-alias-range": (lambda line: skill_document._ALIAS.match(line, 0), lambda n: " " * n + "x", 500),
+    # An ATX heading of blanks: the closing-sequence regex was searched from every blank (the worst input of the
+    # regex; the string methods that replace it read the blanks and hashes at the end).
+    "atx-closing-sequence": (without_closing_sequence, lambda n: " " * n + "x" + " " * n + "#" * n + " " * n, 500),
+    # The rest of the audit: patterns applied to file contents that are linear already, kept so they stay so.
+    "json-number-then-letter": (parse_json, lambda n: "[" + "1" * n + "x]", 500),
+    "json-unterminated-backslashes": (parse_json, lambda n: '["' + "\\" * n, 500),
+    "json-unterminated-comment": (parse_json, lambda n: '{"a" /*' + "*" * n, 500),
+    "frontmatter-simple-block": (
+        lambda block: skill_document._simple_block().fullmatch(block),
+        lambda n: "name: " + "a " * n + "\n",
+        500,
+    ),
+    "frontmatter-core-float": (skill_document._CORE_FLOAT.match, lambda n: "1" * n + "x", 1000),
+    "marketplace-ssh-origin": (SSH_ORIGIN.match, lambda n: "a" * n + "@" + "b" * n + ":" + "c" * n + " ", 500),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_grows_linearly(name: str) -> None:
+    work, build, start = CASES[name]
+    assert_linear(work, build, start)
+
+
+def _check_json(workspace: Path) -> dict[str, Any]:
+    result = subprocess.run(
+        [sys.executable, "-m", "clarvis_lsp", "--check", "--no-user", "--format", "json", "."],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        check=False,
+        encoding="utf-8",
+    )
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+def test_a_settings_file_of_thousands_of_named_groups_is_checked(tmp_path: Path) -> None:
+    """The 181 KB settings.json of the report (17 s per check before): checked, its one bad pattern found, and a
+    quantifier of 5,000 digits reported rather than raising."""
+    names = "".join(f"(?<g{i}>a)" for i in range(16000))
+    digits = "9" * 5000
+    settings = {
+        "hooks": [
+            {
+                "event": "pre_tool_use",
+                "command": "./guard.sh",
+                "match": {"args": {"many": names, "huge": "a{" + digits + ",1}", "fine": "a{1," + digits + "}"}},
+            }
+        ]
+    }
+    path = tmp_path / ".clarvis" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(settings), encoding="utf-8")
+    assert path.stat().st_size > 180_000
+    report = _check_json(tmp_path)
+    found = [(item["code"], item["message"]) for item in report["diagnostics"] if item["code"].startswith("hooks/")]
+    assert [code for code, _ in found] == ["hooks/invalid-regex"], found
+    assert 'argument "huge"' in found[0][1] and "out of order" in found[0][1]
+    assert len(found[0][1]) < 400  # the 5,000 digits are not repeated in the message
+
+
+_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")  # what without_closing_sequence replaces
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=" \t#ab", max_size=12))
+def test_the_closing_sequence_is_removed_as_the_regex_removed_it(text: str) -> None:
+    assert without_closing_sequence(text).strip() == _CLOSING.sub("", text).strip()
+
+
+_OLD_ALIAS = re.compile(r"[ \t]*:?[ \t]*(\*[^\s,\[\]{}]+)")  # what _ALIAS replaces
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=" \t:*a,", max_size=12))
+def test_the_alias_pattern_matches_what_it_matched(line: str) -> None:
+    new, old = skill_document._ALIAS.match(line), _OLD_ALIAS.match(line)
+    assert (new and new.span(1)) == (old and old.span(1))
+
+
+def test_a_plugin_version_of_thousands_of_parts_is_checked(tmp_path: Path) -> None:
+    """A 400 KB prerelease with a non-ASCII character: reported as an invalid version, in linear time."""
+    manifest = tmp_path / ".clarvis" / "plugins" / "p" / "plugin.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(json.dumps({"name": "p", "version": "1.2.3-" + "1." * 200_000 + "\u00e9"}), encoding="utf-8")
+    settings_file = tmp_path / ".clarvis" / "settings.json"
+    settings_file.write_text(json.dumps({"enabledPlugins": ["p"]}), encoding="utf-8")
+    report = _check_json(tmp_path)
+    codes = [item["code"] for item in report["diagnostics"] if item["path"].endswith("plugin.json")]
+    assert codes and all(not code.startswith("internal/") for code in codes), codes
