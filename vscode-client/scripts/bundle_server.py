@@ -49,11 +49,12 @@ TARGETS: dict[str, tuple[list[str], dict[str, str]]] = {
         {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "aarch64", "os_name": "posix"},
     ),
     "darwin-x64": (
-        ["macosx_11_0_x86_64"],  # pip adds the older macOS versions and universal2 itself
+        ["macosx_13_0_x86_64"],  # pip adds the older macOS versions and universal2 itself; google-re2 has
+        # wheels for CPython 3.13 and 3.14 from macOS 13 only, so the darwin .vsix files need macOS 13 or newer
         {"sys_platform": "darwin", "platform_system": "Darwin", "platform_machine": "x86_64", "os_name": "posix"},
     ),
     "darwin-arm64": (
-        ["macosx_11_0_arm64"],
+        ["macosx_13_0_arm64"],
         {"sys_platform": "darwin", "platform_system": "Darwin", "platform_machine": "arm64", "os_name": "posix"},
     ),
     "win32-x64": (
