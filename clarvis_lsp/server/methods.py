@@ -22,6 +22,7 @@ from clarvis_lsp.server.features import (
     configuration,
     definition,
     diagnostics,
+    effective,
     hover,
     lifecycle,
     links,
@@ -66,6 +67,9 @@ METHODS: tuple[Method, ...] = (
     Method(types.TEXT_DOCUMENT_CODE_LENS, code_lens.code_lens, code_lens.OPTIONS),
     Method(types.TEXT_DOCUMENT_DOCUMENT_LINK, links.document_link, links.OPTIONS),
     Method(EFFECTIVE_SKILLS, skills.effective_skills_request),
+    Method(types.TEXT_DOCUMENT_INLAY_HINT, effective.inlay_hint, effective.INLAY_OPTIONS),
+    Method(effective.EFFECTIVE_CONFIGURATION, effective.effective_configuration),
+    Method(effective.WHY, effective.why_request),
 )
 
 # Server commands (``workspace/executeCommand``); pygls passes the server to a first parameter typed ClarvisServer.

@@ -25,6 +25,7 @@ CLIENT_SPECS = {"visual_studio_code": "visual-studio-code@v1.65.2", "neovim": "n
 """The capability sets every test runs under: VS Code pushes diagnostics and counts positions in UTF-16;
 Neovim pulls diagnostics for open documents and negotiates UTF-8."""
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
+EFFECTIVE_CONFIGURATION_CHANGED = "clarvis/effectiveConfigurationChanged"
 TIMEOUT = 10.0  # seconds a test waits for a message that must come
 
 
@@ -53,6 +54,8 @@ class ClarvisClient(LanguageClient):
         self.configuration_requests = 0
         self.code_lens_refreshes = 0
         self.effective_skills_changes = 0
+        self.effective_configuration_changes = 0
+        self.inlay_hint_refreshes = 0
         self._arrived: asyncio.Event | None = None
         self._initial_configuration = copy.deepcopy(self._configuration)
         self._settings_changed = False
@@ -64,6 +67,8 @@ class ClarvisClient(LanguageClient):
                 types.CLIENT_REGISTER_CAPABILITY: _register_capability,
                 types.WORKSPACE_CODE_LENS_REFRESH: _code_lens_refresh,
                 EFFECTIVE_SKILLS_CHANGED: _effective_skills_changed,
+                EFFECTIVE_CONFIGURATION_CHANGED: _effective_configuration_changed,
+                types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
             },
         )
 
@@ -181,6 +186,8 @@ class ClarvisClient(LanguageClient):
         self.diagnostic_refresh_count = 0
         self.code_lens_refreshes = 0
         self.effective_skills_changes = 0
+        self.effective_configuration_changes = 0
+        self.inlay_hint_refreshes = 0
 
     def _restore_settings(self) -> None:
         """If the test changed settings (pushed them, or changed the ``workspace/configuration`` answer): the
@@ -235,6 +242,14 @@ def _code_lens_refresh(client: ClarvisClient, params: None) -> None:
 
 def _effective_skills_changed(client: ClarvisClient, params: object) -> None:
     client.effective_skills_changes += 1
+
+
+def _effective_configuration_changed(client: ClarvisClient, params: object) -> None:
+    client.effective_configuration_changes += 1
+
+
+def _inlay_hint_refresh(client: ClarvisClient, params: None) -> None:
+    client.inlay_hint_refreshes += 1
 
 
 # -- helpers for the tests ---------------------------------------------------------------------------------------
