@@ -18,6 +18,7 @@ from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
 from clarvis_lsp.effective.render import answers_json, display_paths, dumps, format_text, format_why, to_json
 from clarvis_lsp.effective.why import why
+from clarvis_lsp.memory import bulk_allocation
 from clarvis_lsp.project_config import RootSpec, layered, load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
@@ -101,7 +102,9 @@ def run_effective(args: argparse.Namespace) -> int:
     cwd = Path(os.getcwd())
     home = Path(os.path.abspath(os.path.expanduser(args.home))) if args.home else Path.home()
     try:
-        models = workspace_models(args, cwd, home, trusted=args.trusted)
+        # One scan, then the process prints and exits: the collector waits, as it does for --check.
+        with bulk_allocation():
+            models = workspace_models(args, cwd, home, trusted=args.trusted)
     except StartupError as error:
         print(f"clarvis-lsp: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -27,16 +27,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from clarvis_lsp.discovery import AgentInfo, PluginInfo, SkillRegistry
+from clarvis_lsp.discovery import AgentInfo, PluginInfo, SkillInfo, SkillRegistry
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonNode, JsonObject, parse_json, to_python
 from clarvis_lsp.knowledge import hooks as hook_facts
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import settings as settings_facts
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
-from clarvis_lsp.listing import effective_skills
+from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 from clarvis_lsp.rules.hook_run_limit import HookSource, hook_range, plugin_hook_source, settings_hook_source
 
 Origin = Literal["default", "personal", "workspace"]
@@ -167,17 +168,41 @@ class AgentEntry:
 
 @dataclass(frozen=True)
 class SkillEntry:
-    """A skill name: the copy that wins, how many copies there are, and whether its slash command is visible."""
+    """One copy of a skill: the winner of its name (``state`` active, not loaded, or its plugin's state) or a
+    shadowed copy, how many copies the name has, and whether the slash command is visible.
+
+    ``checklist`` is built when asked (``--why``, hover): a workspace has thousands of skills and the listing
+    itself does not need it."""
 
     name: str
     path: Path
+    label: str  # scope/source of its root ("workspace/clarvis", "user/plugin:lint")
     scope: str
     source: str
     state: str
     copies: int
     shadowed: tuple[Path, ...]
     user_invocable: bool
-    checklist: tuple[Step, ...]
+    winner: Path | None = None  # for a shadowed copy: the copy that wins
+    winner_label: str = ""
+    valid: bool = True
+    plugin_active: bool | None = None  # a plugin's skill: whether its plugin is active
+
+    @cached_property
+    def checklist(self) -> tuple[Step, ...]:
+        steps = [Step("discovered", True, f"in {self.label}:", self.path)]
+        if self.winner is not None:
+            return (*steps, Step("not shadowed", False, f"shadowed by the {self.winner_label} copy", self.winner))
+        if not self.valid:
+            return (*steps, Step("valid", False, "Clarvis rejects the name"))
+        steps.append(Step("valid", True, "name and description present"))
+        others = self.copies - 1
+        steps.append(Step("not shadowed", True, f"wins over {others} other copies" if others else "the only copy"))
+        if self.plugin_active is not None:
+            plugin = self.source.removeprefix("plugin:")
+            is_active = "active" if self.plugin_active else "not active"
+            steps.append(Step("enabled", self.plugin_active, f"plugin {plugin} is {is_active}"))
+        return tuple(steps)
 
 
 @dataclass(frozen=True)
@@ -387,11 +412,11 @@ def _scope_word(scope: str) -> str:
     return "personal" if scope == "user" else scope
 
 
-def _plugin_skills(plugin: PluginInfo, registry: SkillRegistry) -> tuple[str, ...]:
-    source = f"plugin:{plugin.name}"
-    names = {info.name for info in registry.all_skills() if info.source == source}
+def _plugin_skills(plugin: PluginInfo, by_source: Mapping[str, list[str]]) -> tuple[str, ...]:
+    """The skills a plugin contributes: discovery's when it scanned the plugin (enabled), else its directories."""
+    names = by_source.get(f"plugin:{plugin.name}")
     if names:
-        return tuple(sorted(names))
+        return tuple(sorted(set(names)))
     try:
         entries = os.listdir(plugin.skills_dir)
     except OSError:
@@ -404,13 +429,31 @@ def _plugin_skills(plugin: PluginInfo, registry: SkillRegistry) -> tuple[str, ..
 
 def compute(inputs: Inputs, trusted: bool) -> Effective:
     """The effective configuration of ``inputs.workspace`` in one state; untrusted also carries the trust preview."""
-    model = _compute(inputs, trusted)
+    groups = _skill_groups(inputs.registry)
+    by_source: dict[str, list[str]] = {}
+    for name, copies in groups.items():
+        for copy in copies:
+            if copy.source.startswith("plugin:"):
+                by_source.setdefault(copy.source, []).append(name)
+    manifests = {name: _manifest(plugin, inputs.read_text) for name, plugin in inputs.plugins.items()}
+    shared = _Shared(groups, by_source, manifests, _skills(groups))
+    model = _compute(inputs, trusted, shared)
     if trusted:
         return model
-    return _with_preview(model, _compute(inputs, True))
+    return _with_preview(model, _compute(inputs, True, shared))
 
 
-def _compute(inputs: Inputs, trusted: bool) -> Effective:
+@dataclass(frozen=True)
+class _Shared:
+    """What both states are computed from: the skills by name, the plugin skills, the plugin manifests."""
+
+    groups: Mapping[str, list[SkillInfo]]
+    by_source: Mapping[str, list[str]]
+    manifests: Mapping[str, _Manifest]
+    skills: tuple[SkillEntry, ...]
+
+
+def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
     read_text = inputs.read_text
     home_settings = layout.settings_file(inputs.home)
     ws_settings = layout.settings_file(inputs.workspace)
@@ -421,16 +464,18 @@ def _compute(inputs: Inputs, trusted: bool) -> Effective:
     enabled, enabled_origin = _enabled_list(personal, workspace, trusted)
     enabled_trusted, _ = _enabled_list(personal, workspace, True)
 
-    manifests = {name: _manifest(plugin, read_text) for name, plugin in inputs.plugins.items()}
+    manifests = shared.manifests
     loaded = {name for name, manifest in manifests.items() if manifest.name == name}
     active = [name for name in enabled if name in inputs.plugins and name in loaded]
 
-    plugins = _plugins(inputs, manifests, loaded, enabled, enabled_trusted, enabled_origin, active, trusted)
+    plugins = _plugins(
+        inputs, manifests, shared.by_source, loaded, enabled, enabled_trusted, enabled_origin, active, trusted
+    )
     hooks = _hooks(inputs, personal, workspace, active, loaded, trusted)
     plugins = tuple(_with_hook_count(entry, sum(1 for hook in hooks if hook.plugin == entry.name)) for entry in plugins)
     servers = _mcp_servers(personal, workspace, inputs, manifests, active, trusted)
     agents = _agents(inputs, active, trusted)
-    skills = _skills(inputs, active, enabled_trusted)
+    skills = _plugin_skill_states(shared.skills, active, enabled_trusted)
     providers = _providers(settings, personal, workspace, inputs, manifests, active, trusted)
     return Effective(
         workspace=inputs.workspace,
@@ -457,6 +502,7 @@ def _with_hook_count(entry: PluginEntry, count: int) -> PluginEntry:
 def _plugins(
     inputs: Inputs,
     manifests: Mapping[str, _Manifest],
+    by_source: Mapping[str, list[str]],
     loaded: set[str],
     enabled: Sequence[str],
     enabled_trusted: Sequence[str],
@@ -472,7 +518,7 @@ def _plugins(
         servers = _manifest_map(manifest, "mcpServers")
         capabilities = _manifest_map(manifest, "capabilityExecutables")
         contributes = Contributions(
-            skills=_plugin_skills(plugin, inputs.registry),
+            skills=_plugin_skills(plugin, by_source),
             agents=tuple(sorted(agent for agent in inputs.agents if agent.startswith(f"{name}:"))),
             mcp_servers=tuple(f"{name}:{key}" for key in _keys(servers)),
             capabilities=_keys(capabilities),
@@ -779,75 +825,87 @@ def _agents(inputs: Inputs, active: Sequence[str], trusted: bool) -> tuple[Agent
     return tuple(entries)
 
 
-def _user_invocable(info: object) -> bool:
+def _user_invocable(info: SkillInfo) -> bool:
     """``user-invocable`` (default true). The frontmatter's values are built only when the text mentions it."""
-    parsed = getattr(info, "parsed", None)
-    text = getattr(parsed, "text", "")
-    if "user-invocable" not in text:
+    if "user-invocable" not in info.parsed.text:
         return True
-    value = getattr(info, "frontmatter", {}).get("user-invocable", True)
-    return value is not False
+    return info.frontmatter.get("user-invocable", True) is not False
 
 
-def _skills(inputs: Inputs, active: Sequence[str], enabled_trusted: Sequence[str]) -> tuple[SkillEntry, ...]:
-    view = effective_skills(inputs.workspace, inputs.registry)
+def _skill_groups(registry: SkillRegistry) -> dict[str, list[SkillInfo]]:
+    """Every loaded copy by name, winner first then by descending precedence, in one pass over the roots (asking
+    the registry name by name walks every root for each name)."""
+    groups: dict[str, list[SkillInfo]] = {}
+    for scan in reversed(registry.scans):
+        for name, info in scan.skills.items():
+            groups.setdefault(name, []).append(info)
+    return groups
+
+
+def _label(info: SkillInfo) -> str:
+    return f"{info.scope}/{info.source}" if info.source else info.scope
+
+
+def _skills(groups: Mapping[str, list[SkillInfo]]) -> tuple[SkillEntry, ...]:
+    """Every copy of every skill, winners active (or not loaded for a name Clarvis rejects): the same in both
+    states but for a plugin's skills, which ``_plugin_skill_states`` settles per state."""
     entries: list[SkillEntry] = []
-    for skill in view.skills:
-        winner = skill.winner
-        steps = [Step("discovered", True, f"in {winner.label}:", winner.path)]
-        state = ACTIVE
-        if not skill.valid_name:
-            steps.append(Step("valid", False, "Clarvis rejects the name"))
-            state = NOT_LOADED
-        else:
-            steps.append(Step("valid", True, "name and description present"))
-            steps.append(
-                Step(
-                    "not shadowed",
-                    True,
-                    f"wins over {len(skill.shadowed)} other copies" if skill.shadowed else "the only copy",
-                )
-            )
-            plugin = winner.source.removeprefix("plugin:") if winner.source.startswith("plugin:") else None
-            if plugin is not None:
-                is_active = plugin in active
-                steps.append(
-                    Step("enabled", is_active, f"plugin {plugin} is {'active' if is_active else 'not active'}")
-                )
-                if not is_active:
-                    state = HELD_BACK if plugin in enabled_trusted else PLUGIN_NOT_ENABLED
-        info = inputs.registry.winner(skill.name)
+    for name in sorted(groups):
+        copies = groups[name]
+        winner = copies[0]
+        valid = NAME_PATTERN.match(name) is not None and len(name) <= NAME_MAX_LENGTH
+        label = _label(winner)
         entries.append(
             SkillEntry(
-                skill.name,
+                name,
                 winner.path,
+                label,
                 _scope_word(winner.scope),
                 winner.source,
-                state,
-                1 + len(skill.shadowed),
-                tuple(copy.path for copy in skill.shadowed),
-                _user_invocable(info) if info is not None else True,
-                tuple(steps),
+                ACTIVE if valid else NOT_LOADED,
+                len(copies),
+                tuple(copy.path for copy in copies[1:]),
+                _user_invocable(winner),
+                valid=valid,
             )
         )
-        for copy in skill.shadowed:
+        for copy in copies[1:]:
             entries.append(
                 SkillEntry(
-                    skill.name,
+                    name,
                     copy.path,
+                    _label(copy),
                     _scope_word(copy.scope),
                     copy.source,
                     SHADOWED,
-                    1 + len(skill.shadowed),
+                    len(copies),
                     (),
                     True,
-                    (
-                        Step("discovered", True, f"in {copy.label}:", copy.path),
-                        Step("not shadowed", False, f"shadowed by the {winner.label} copy", winner.path),
-                    ),
+                    winner=winner.path,
+                    winner_label=label,
                 )
             )
     return tuple(entries)
+
+
+def _plugin_skill_states(
+    skills: tuple[SkillEntry, ...], active: Sequence[str], enabled_trusted: Sequence[str]
+) -> tuple[SkillEntry, ...]:
+    """The winning skills of plugins: active with their plugin, else held back or not enabled."""
+    from dataclasses import replace
+
+    active_set = set(active)
+
+    def settled(entry: SkillEntry) -> SkillEntry:
+        if entry.winner is not None or not entry.valid or not entry.source.startswith("plugin:"):
+            return entry
+        plugin = entry.source[len("plugin:") :]
+        if plugin in active_set:
+            return replace(entry, plugin_active=True)
+        state = HELD_BACK if plugin in enabled_trusted else PLUGIN_NOT_ENABLED
+        return replace(entry, state=state, plugin_active=False)
+
+    return tuple(settled(entry) for entry in skills)
 
 
 def _providers(

@@ -2,7 +2,8 @@
 
 ``to_json`` is the one JSON shape: ``clarvis-lsp --effective --format json`` prints
 ``{"version", "workspaces": [to_json(model), …]}`` and the server's ``clarvis/effectiveConfiguration`` answers
-``{"workspaces": [to_json(model), …]}``; README.md documents it. Places are absolute paths with a ``uri`` and a
+``{"workspaces": [to_json(model), …]}``; README.md documents it. A skill's checklist is left out (a workspace has
+thousands of skills; ``--why`` and ``clarvis/why`` give it). Places are absolute paths with a ``uri`` and a
 1-based ``line`` and ``column`` (code points), as ``--check --format json`` counts them.
 
 The text is meant to be read at a glance: one section per kind, states in words, paths relative to the working
@@ -161,7 +162,6 @@ def to_json(model: Effective) -> dict[str, Any]:
                 "copies": skill.copies,
                 "shadows": [str(path) for path in skill.shadowed],
                 "userInvocable": skill.user_invocable,
-                "checklist": _steps(skill.checklist),
             }
             for skill in model.skills
         ],
@@ -201,7 +201,9 @@ def answers_json(answers: Sequence[Answer]) -> list[dict[str, Any]]:
 
 
 def dumps(value: object) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """Compact JSON on one line: with ``indent`` the json module falls back to its pure-Python encoder, several
+    times slower on the megabytes of a large workspace (pipe it through ``python -m json.tool`` to read it)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # -- text -------------------------------------------------------------------------------------------------------

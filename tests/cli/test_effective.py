@@ -38,6 +38,8 @@ def normalised(text: str) -> str:
 
 def matches_golden(name: str, text: str) -> None:
     golden = GOLDEN / name
+    if name.endswith(".json"):  # printed on one line; kept indented so that a change reads as a diff
+        text = json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
     text = normalised(text)
     if os.environ.get("UPDATE_GOLDEN"):
         golden.write_text(text, encoding="utf-8")
