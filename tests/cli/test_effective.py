@@ -153,3 +153,29 @@ def test_the_new_codes_are_explained() -> None:
             [sys.executable, "-m", "clarvis_lsp", "--explain", code], capture_output=True, text=True, check=True
         )
         assert result.stdout.startswith(code) and "Why:" in result.stdout
+
+
+def test_unknown_provider_offers_the_enabled_plugins_that_serve_the_capability(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    files = {
+        ".clarvis/settings.json": '{\n  "enabledPlugins": ["lint", "notes"],\n  "memory": {"provider": "lint"}\n}\n',
+        ".clarvis/plugins/lint/plugin.json": '{"name": "lint"}\n',
+        ".clarvis/plugins/notes/plugin.json": json.dumps(
+            {"name": "notes", "capabilityExecutables": {"memory": {"command": "notes-memory"}}}
+        ),
+    }
+    for relative, text in files.items():
+        (ws / relative).parent.mkdir(parents=True, exist_ok=True)
+        (ws / relative).write_text(text, encoding="utf-8")
+    (tmp_path / "home").mkdir()
+    command = [sys.executable, "-m", "clarvis_lsp", "--check", "ws", "--home", "home", "--no-user"]
+    found = json.loads(
+        subprocess.run([*command, "--format", "json"], cwd=tmp_path, capture_output=True, text=True).stdout
+    )
+    [provider] = [item for item in found["diagnostics"] if item["code"] == "settings/unknown-provider"]
+    assert (provider["line"], provider["column"]) == (3, 26)  # the value "lint"
+    assert 'the plugin "lint" declares no "memory"' in provider["message"] and "notes" in provider["message"]
+    diff = subprocess.run([*command, "--diff", "--unsafe-fixes"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert '+  "memory": {"provider": "notes"}' in diff
+    safe = subprocess.run([*command, "--diff"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert '"notes"' not in safe  # choosing a service is an unsafe fix

@@ -186,3 +186,17 @@ async def test_the_trust_preview_lens_and_the_hover_on_a_server(client: ClarvisC
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "held back until trust" in hover.contents.value
     assert "Once trusted, replaces the personal server" in hover.contents.value
+
+
+async def test_an_unsaved_buffer_changes_the_model(client: ClarvisClient, workspace: Path) -> None:
+    settings = workspace / ".clarvis/settings.json"
+    edited = json.loads(settings.read_text(encoding="utf-8"))
+    del edited["mcpServers"]["search"]
+    edited["hooks"] = edited["hooks"][:3]
+    open_document(client, settings, json.dumps(edited, indent=2) + "\n")
+    answer = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    [model] = answer["workspaces"]
+    workspace_servers = [server["name"] for server in model["mcpServers"] if server["origin"] == "workspace"]
+    assert workspace_servers == ["tracker"]
+    assert model["preview"]["activates"][0] == "3 workspace hooks"
+    assert not any("search" in item for item in model["preview"]["replaces"])
