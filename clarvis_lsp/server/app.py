@@ -86,7 +86,7 @@ class ClarvisServer(LanguageServer):
         # ``clarvis.trustWorkspace`` per settings layer: editor settings only, never a project file (SPEC §7).
         self.trust_layers: dict[str, bool] = {}
         # The effective configuration per (engine, trusted), with what it was computed from (features/effective.py).
-        self.effective_cache: dict[tuple[int, bool], tuple[object, Any]] = {}
+        self.effective_cache: dict[tuple[int, bool], tuple[tuple[object, object, object], Any]] = {}
         self.home = Path.home()
         self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False

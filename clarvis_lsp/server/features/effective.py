@@ -39,23 +39,26 @@ WHY = "clarvis/why"
 INLAY_OPTIONS = types.InlayHintOptions(resolve_provider=False)
 
 
-def _key(server: ClarvisServer, engine: WorkspaceEngine) -> object:
-    """What the model depends on beyond discovery's objects: the open buffers (their versions)."""
+def _inputs(server: ClarvisServer, engine: WorkspaceEngine) -> tuple[object, object, object]:
+    """What the model was computed from: discovery's objects (compared by identity) and the open buffers'
+    versions (the model reads settings, manifests and hooks documents through them)."""
     found = engine.discovered
     versions = tuple(sorted((str(path), version) for path, version in server.versions.items()))
-    return (id(found), id(found.registry), versions)
+    return (found, found.registry, versions)
 
 
 def model_for(server: ClarvisServer, engine: WorkspaceEngine, trusted: bool | None = None) -> Effective:
     """The effective configuration of ``engine``'s workspace (raises ``StartupError`` like discovery)."""
     state = server.trust_workspace if trusted is None else trusted
-    key = _key(server, engine)
+    inputs = _inputs(server, engine)
     cache = server.effective_cache
     cached = cache.get((id(engine), state))
-    if cached is not None and cached[0] == key and isinstance(cached[1], Effective):
-        return cached[1]
+    if cached is not None:
+        (found, registry, versions), model = cached
+        if found is inputs[0] and registry is inputs[1] and versions == inputs[2] and isinstance(model, Effective):
+            return model
     model = effective_of(engine, trusted=state)
-    cache[(id(engine), state)] = (key, model)
+    cache[(id(engine), state)] = (inputs, model)
     if len(cache) > 32:
         cache.pop(next(iter(cache)))
     return model
