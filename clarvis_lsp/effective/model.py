@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import Literal
 
 from clarvis_lsp.discovery import AgentInfo, PluginInfo, SkillInfo, SkillRegistry
-from clarvis_lsp.documents.jsondoc import JsonDocument, JsonNode, JsonObject, parse_json, to_python
+from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json, to_python
 from clarvis_lsp.knowledge import hooks as hook_facts
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import settings as settings_facts
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
-from clarvis_lsp.rules.hook_run_limit import HookSource, hook_range, plugin_hook_source, settings_hook_source
+from clarvis_lsp.rules.hook_run_limit import HookSource, hook_objects, hook_range, plugin_hook_source
 
 Origin = Literal["default", "personal", "workspace"]
 ReadText = Callable[[Path], "str | None"]
@@ -436,7 +436,17 @@ def compute(inputs: Inputs, trusted: bool) -> Effective:
             if copy.source.startswith("plugin:"):
                 by_source.setdefault(copy.source, []).append(name)
     manifests = {name: _manifest(plugin, inputs.read_text) for name, plugin in inputs.plugins.items()}
-    shared = _Shared(groups, by_source, manifests, _skills(groups))
+    home_settings = layout.settings_file(inputs.home)
+    ws_settings = layout.settings_file(inputs.workspace)
+    same = os.path.normpath(home_settings) == os.path.normpath(ws_settings)
+    personal = _read_settings(home_settings, inputs.read_text, inputs.include_user and not same)
+    workspace = _read_settings(ws_settings, inputs.read_text)
+    plugin_sources = {
+        name: plugin_hook_source(name, plugin.directory, inputs.read_text)
+        for name, plugin in inputs.plugins.items()
+        if manifests[name].name == name
+    }
+    shared = _Shared(groups, by_source, manifests, _skills(groups), personal, workspace, plugin_sources)
     model = _compute(inputs, trusted, shared)
     if trusted:
         return model
@@ -451,15 +461,13 @@ class _Shared:
     by_source: Mapping[str, list[str]]
     manifests: Mapping[str, _Manifest]
     skills: tuple[SkillEntry, ...]
+    personal: _Settings
+    workspace: _Settings
+    plugin_sources: Mapping[str, HookSource | None]  # each loaded plugin's hooks
 
 
 def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
-    read_text = inputs.read_text
-    home_settings = layout.settings_file(inputs.home)
-    ws_settings = layout.settings_file(inputs.workspace)
-    same = os.path.normpath(home_settings) == os.path.normpath(ws_settings)
-    personal = _read_settings(home_settings, read_text, inputs.include_user and not same)
-    workspace = _read_settings(ws_settings, read_text)
+    personal, workspace = shared.personal, shared.workspace
     settings = _merge_settings(personal, workspace, trusted)
     enabled, enabled_origin = _enabled_list(personal, workspace, trusted)
     enabled_trusted, _ = _enabled_list(personal, workspace, True)
@@ -471,7 +479,7 @@ def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
     plugins = _plugins(
         inputs, manifests, shared.by_source, loaded, enabled, enabled_trusted, enabled_origin, active, trusted
     )
-    hooks = _hooks(inputs, personal, workspace, active, loaded, trusted)
+    hooks = _hooks(inputs, personal, workspace, shared.plugin_sources, active, loaded, trusted)
     plugins = tuple(_with_hook_count(entry, sum(1 for hook in hooks if hook.plugin == entry.name)) for entry in plugins)
     servers = _mcp_servers(personal, workspace, inputs, manifests, active, trusted)
     agents = _agents(inputs, active, trusted)
@@ -609,29 +617,35 @@ def _hook_steps(origin: str, plugin: str | None, state: str, position: int | Non
     return tuple(steps)
 
 
+def _settings_hooks(label: str, settings: _Settings) -> HookSource | None:
+    """The hooks of a settings file already parsed (as ``hook_run_limit.settings_hook_source`` reads them)."""
+    if settings.document is None:
+        return None
+    hooks = settings.value("hooks")
+    found = tuple(hook_objects(hooks)) if isinstance(hooks, JsonArray) else ()
+    return HookSource(label, settings.path, settings.document, found)
+
+
 def _hooks(
     inputs: Inputs,
     personal: _Settings,
     workspace: _Settings,
+    plugin_sources: Mapping[str, HookSource | None],
     active: Sequence[str],
     loaded: set[str],
     trusted: bool,
 ) -> tuple[HookEntry, ...]:
     """The run plan: personal, workspace, the active plugins in enabledPlugins order, then what does not run."""
-    read_text = inputs.read_text
     sources: list[tuple[str, str | None, HookSource | None, bool]] = []  # origin, plugin, source, in the run
     if personal.document is not None:
-        sources.append(("personal", None, settings_hook_source("personal settings", personal.path, read_text), True))
+        sources.append(("personal", None, _settings_hooks("personal settings", personal), True))
     if workspace.document is not None:
-        sources.append(
-            ("workspace", None, settings_hook_source("workspace settings", workspace.path, read_text), trusted)
-        )
+        sources.append(("workspace", None, _settings_hooks("workspace settings", workspace), trusted))
     for name in active:
-        sources.append(("plugin", name, plugin_hook_source(name, inputs.plugins[name].directory, read_text), True))
+        sources.append(("plugin", name, plugin_sources.get(name), True))
     for name in sorted(inputs.plugins):
         if name not in active and name in loaded:
-            plugin_source = plugin_hook_source(name, inputs.plugins[name].directory, read_text)
-            sources.append(("plugin", name, plugin_source, False))
+            sources.append(("plugin", name, plugin_sources.get(name), False))
     entries: list[HookEntry] = []
     position = 0
     for origin, plugin, source, in_run in sources:
