@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from clarvis_lsp.effective.model import Effective, Place, Step
+from clarvis_lsp.effective.model import Effective, HookEntry, Place, Step
 from clarvis_lsp.effective.why import Answer
 
 DisplayPath = Callable[[Path], str]
@@ -289,14 +289,24 @@ def format_text(model: Effective, show: DisplayPath) -> str:
     running = sum(1 for hook in model.hooks if hook.state == "runs")
     lines.append(f"Hook run plan ({running} of {len(model.hooks)} run; plugin hooks also need approval)")
     rows = []
-    for hook in model.hooks:
-        rank = f"#{hook.position}" if hook.position is not None else "-"
-        effect = hook.event_class
-        if hook.can_rewrite:
-            effect += ", can block and rewrite"
-        elif hook.can_block:
-            effect += ", can block"
-        rows.append([rank, hook.state, f"{hook.event} ({effect})", hook.source, _at(hook.place, show), hook.command])
+    for group in _runs_of(model.hooks):
+        shown = group if len(group) <= HOOK_RUN_SHOWN else [*group[:3], None, *group[-2:]]
+        for hook in shown:
+            if hook is None:
+                hidden = group[3:-2]
+                first, last = hidden[0], hidden[-1]
+                rank = f"#{first.position}-{last.position}" if first.position is not None else "-"
+                lines_span = f"{show(first.place.path)}:{first.place.line + 1}-{last.place.line + 1}"
+                rows.append([rank, first.state, f"... {len(hidden)} more hooks", first.source, lines_span, ""])
+                continue
+            rank = f"#{hook.position}" if hook.position is not None else "-"
+            effect = hook.event_class
+            if hook.can_rewrite:
+                effect += ", can block and rewrite"
+            elif hook.can_block:
+                effect += ", can block"
+            row = [rank, hook.state, f"{hook.event} ({effect})", hook.source, _at(hook.place, show), hook.command]
+            rows.append(row)
     lines += _table(rows)
     lines.append("")
 
@@ -342,6 +352,22 @@ def format_text(model: Effective, show: DisplayPath) -> str:
         rows.append([provider.capability, provider.provider or "", provider.origin, provider.state, why_not])
     lines += _table(rows)
     return "\n".join(lines) + "\n"
+
+
+HOOK_RUN_SHOWN = 8
+"""Consecutive hooks of one source in one state longer than this show their first three and last two, with a line
+saying how many are left out between (the JSON lists every hook, and ``--why`` names any of them)."""
+
+
+def _runs_of(hooks: Sequence[HookEntry]) -> list[list[HookEntry]]:
+    """The hooks in run order, cut wherever the source or the state changes."""
+    groups: list[list[HookEntry]] = []
+    for hook in hooks:
+        if groups and groups[-1][-1].source == hook.source and groups[-1][-1].state == hook.state:
+            groups[-1].append(hook)
+        else:
+            groups.append([hook])
+    return groups
 
 
 def _step_text(step: Step, show: DisplayPath) -> str:
