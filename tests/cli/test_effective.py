@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +180,24 @@ def test_unknown_provider_offers_the_enabled_plugins_that_serve_the_capability(t
     assert '+  "memory": {"provider": "notes"}' in diff
     safe = subprocess.run([*command, "--diff"], cwd=tmp_path, capture_output=True, text=True).stdout
     assert '"notes"' not in safe  # choosing a service is an unsafe fix
+
+
+def test_a_project_file_cannot_declare_its_workspace_trusted(tmp_path: Path) -> None:
+    """``trustWorkspace`` is an editor setting and ``--trusted`` a flag: a cloned repository cannot vouch for itself."""
+    shutil.copytree(FIXTURE / "ws", tmp_path / "ws")
+    (tmp_path / "ws/.clarvis-lsp.toml").write_text("trustWorkspace = true\n", encoding="utf-8")
+    command = [
+        sys.executable,
+        "-m",
+        "clarvis_lsp",
+        "--check",
+        "ws",
+        "--home",
+        str(FIXTURE / "home"),
+        "--format",
+        "json",
+    ]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 2
+    codes = {item["code"] for item in json.loads(result.stdout)["diagnostics"]}
+    assert {"config/invalid", "settings/requires-trust"} <= codes
