@@ -25,8 +25,9 @@ checklist (``clarvis_lsp.effective.why``).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -480,7 +481,13 @@ def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
         inputs, manifests, shared.by_source, loaded, enabled, enabled_trusted, enabled_origin, active, trusted
     )
     hooks = _hooks(inputs, personal, workspace, shared.plugin_sources, active, loaded, trusted)
-    plugins = tuple(_with_hook_count(entry, sum(1 for hook in hooks if hook.plugin == entry.name)) for entry in plugins)
+    counts = Counter(hook.plugin for hook in hooks if hook.plugin is not None)
+    plugins = tuple(
+        replace(entry, contributes=replace(entry.contributes, hooks=counts[entry.name]))
+        if entry.state != HIDDEN and counts[entry.name]
+        else entry
+        for entry in plugins
+    )
     servers = _mcp_servers(personal, workspace, inputs, manifests, active, trusted)
     agents = _agents(inputs, active, trusted)
     skills = _plugin_skill_states(shared.skills, active, enabled_trusted)
@@ -499,12 +506,6 @@ def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
         providers=providers,
         preview=None,
     )
-
-
-def _with_hook_count(entry: PluginEntry, count: int) -> PluginEntry:
-    from dataclasses import replace
-
-    return replace(entry, contributes=replace(entry.contributes, hooks=count))
 
 
 def _plugins(
@@ -906,8 +907,6 @@ def _plugin_skill_states(
     skills: tuple[SkillEntry, ...], active: Sequence[str], enabled_trusted: Sequence[str]
 ) -> tuple[SkillEntry, ...]:
     """The winning skills of plugins: active with their plugin, else held back or not enabled."""
-    from dataclasses import replace
-
     active_set = set(active)
 
     def settled(entry: SkillEntry) -> SkillEntry:
@@ -980,8 +979,6 @@ def _providers(
 
 def _with_preview(untrusted: Effective, trusted: Effective) -> Effective:
     """What trusting the workspace would activate, and which personal entries it would replace."""
-    from dataclasses import replace
-
     activates: list[str] = []
     replaces: list[str] = []
     held_hooks = [hook for hook in untrusted.hooks if hook.origin == "workspace"]
