@@ -36,6 +36,8 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 FORMATS = ("text", "json", "sarif", "github")
+TRUST_NOTICES = ("settings/requires-trust", "agent/requires-trust")
+"""The notices a trusted workspace does not need (``--trusted``, the editor setting ``clarvis.trustWorkspace``)."""
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -69,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     modes = parser.add_argument_group("modes")
     modes.add_argument("--check", action="store_true", help="check every recognised file under PATH (default .)")
     modes.add_argument("--list", action="store_true", help="print the effective skills and the copies they shadow")
+    modes.add_argument(
+        "--effective", action="store_true", help="print what Clarvis will load and run in each workspace, and why"
+    )
+    modes.add_argument("--why", metavar="NAME", help="why a skill, agent, plugin, hook or MCP server is (not) active")
     modes.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     modes.add_argument("--list-rules", action="store_true", help="print the rule catalogue as a Markdown table")
     modes.add_argument("--version", action="version", version=f"clarvis-lsp {__version__}")
@@ -87,6 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--home", metavar="DIR", help="the home directory for ~ and personal roots")
     check.add_argument("--no-user", action="store_true", help="ignore personal roots and settings (reproducible CI)")
     check.add_argument("--strict", action="store_true", help="within-root duplicates are errors")
+    check.add_argument(
+        "--trusted",
+        action="store_true",
+        help="treat the workspace as approved with /workspace-trust (--effective, --why; --check: no trust notices)",
+    )
     check.add_argument("--no-follow-symlinks", action="store_true", help="ignore symlinked skills and resources")
     check.add_argument("--select", action="append", default=[], metavar="CODE", help="only these codes/families")
     check.add_argument("--ignore", action="append", default=[], metavar="CODE", help="skip these codes/families")
@@ -149,10 +160,14 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
     if args.list_rules:
         print(rules_table(), end="")
         return EXIT_OK
+    if args.effective or args.why is not None:
+        from clarvis_lsp.effective.command import run_effective
+
+        return run_effective(args)
     if args.check or args.list or args.fix or args.diff:
         return _run_check(args, exit_when_done)
     if args.paths:
-        parser.error("paths are only accepted with --check or --list")
+        parser.error("paths are only accepted with --check, --list or --effective")
     transport = _transport(args)
     if transport is None:
         return EXIT_USAGE
@@ -267,7 +282,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
         explicit_roots=explicit_roots,
         workspace=Path(args.workspace) if args.workspace else None,
         select=_codes(args.select),
-        ignore=_codes(args.ignore),
+        ignore=_codes(args.ignore) + (TRUST_NOTICES if args.trusted else ()),
         jobs=args.jobs,
     )
     unknown = _unknown_patterns(args)

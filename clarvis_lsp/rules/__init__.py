@@ -17,6 +17,7 @@ FAMILY_MODULES: tuple[str, ...] = (
     "clarvis_lsp.rules.plugin",
     "clarvis_lsp.rules.marketplace",
     "clarvis_lsp.rules.agent",
+    "clarvis_lsp.rules.activation",
     "clarvis_lsp.rules.internal",
 )
 

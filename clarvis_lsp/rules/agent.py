@@ -6,11 +6,13 @@ Seed ``clarvis-extensions-reference``: workspace agents are held back until the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from clarvis_lsp.discovery import AgentInfo
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.findings import Position, Range, Severity
+from clarvis_lsp.findings import Position, Range, Related, Severity
 from clarvis_lsp.knowledge.layout import agents_dir
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
@@ -28,6 +30,16 @@ REQUIRES_TRUST = rule(
     "`[tool.clarvis-lsp.rules]` in `pyproject.toml`, or the editor setting `clarvis.rules`).",
     file_kind="agent",
 )
+AGENT_OVERRIDES = rule(
+    "agent/overrides",
+    Severity.INFORMATION,
+    "A workspace agent overrides the personal agent of the same name (once the workspace is trusted).",
+    why="Workspace agents win over personal agents of the same name, but only after `/workspace-trust`: until "
+    "then your personal agent is in force, afterwards the repository's.",
+    example="~/.clarvis/agents/reviewer.md and .clarvis/agents/reviewer.md",
+    fix="Nothing to fix when the override is intended; rename one of the agents to keep both.",
+    file_kind="agent",
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,7 @@ class AgentContext:
     """Which directory is the workspace (its ``.clarvis/agents`` holds the trust-gated agents)."""
 
     workspace_dir: Path
+    agents: Mapping[str, AgentInfo] = field(default_factory=dict)  # discovery's agents (for agent/overrides)
 
 
 def check_agent(agent: AgentFile, context: AgentContext, findings: Findings) -> None:
@@ -55,4 +68,24 @@ def check_agent(agent: AgentFile, context: AgentContext, findings: Findings) -> 
         Range(Position(0, 0), Position(0, first)),
         f'The workspace agent "{agent.path.stem}" stays inactive until the workspace is approved with '
         "`/workspace-trust`; Clarvis uses the personal agents until then.",
+    )
+
+
+def check_agent_overrides(agent: AgentFile, context: AgentContext, findings: Findings) -> None:
+    """``agent/overrides`` on a workspace agent whose name a personal agent also has."""
+    if agent.path.parent != agents_dir(context.workspace_dir):
+        return
+    found = context.agents.get(agent.path.stem)
+    personal = found.overrides if found is not None else None
+    if personal is None:
+        return
+    lines = LineIndex(agent.text)
+    first = lines.line_end(0) - lines.line_start(0) if agent.text else 0
+    start = Position(0, 0)
+    findings.add(
+        AGENT_OVERRIDES.code,
+        Range(start, Position(0, first)),
+        f'The workspace agent "{agent.path.stem}" overrides your personal agent of the same name once this workspace '
+        "is approved with `/workspace-trust` (until then yours stays in force).",
+        related=[Related(personal.path, Range(start, start), f'your personal agent "{agent.path.stem}"')],
     )

@@ -7,7 +7,7 @@ plugins discovery resolved).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -30,6 +30,7 @@ class JsonFileContext:
     registry: SkillRegistry
     agents: Mapping[str, AgentInfo]
     extra_settings_fields: tuple[str, ...] = ()
+    read_text: Callable[[Path], str | None] | None = None  # another file's text, open buffers first (the engine's)
 
     @property
     def settings_scope(self) -> SettingsScope:

@@ -65,7 +65,7 @@ def _inside(path: Path, directory: Path) -> bool:
     return real == real_dir or real_dir in real.parents
 
 
-def _settings_source(label: str, path: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
+def settings_hook_source(label: str, path: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
     text = read_text(path)
     if text is None:
         return None
@@ -75,7 +75,7 @@ def _settings_source(label: str, path: Path, read_text: Callable[[Path], str | N
     return HookSource(label, path, document, tuple(hook_objects(hooks) if isinstance(hooks, JsonArray) else []))
 
 
-def _plugin_source(name: str, directory: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
+def plugin_hook_source(name: str, directory: Path, read_text: Callable[[Path], str | None]) -> HookSource | None:
     """The hooks a plugin contributes: plugin.json's ``hooks`` (inline or a relative path), else hooks/hooks.json."""
     label = f'plugin "{name}"'
     manifest_path = directory / layout.PLUGIN_MANIFEST
@@ -115,19 +115,19 @@ def hook_sources(
     """Every source of hooks for one run, in the order Clarvis takes them."""
     sources: list[HookSource | None] = []
     if include_user:
-        sources.append(_settings_source("personal settings", layout.settings_file(context.home), read_text))
-    sources.append(_settings_source("workspace settings", layout.settings_file(context.workspace_dir), read_text))
+        sources.append(settings_hook_source("personal settings", layout.settings_file(context.home), read_text))
+    sources.append(settings_hook_source("workspace settings", layout.settings_file(context.workspace_dir), read_text))
     seen: set[str] = set()
     for name in context.enabled_plugins:
         plugin = context.plugins.get(name)
         if plugin is None or name in seen:
             continue
         seen.add(name)
-        sources.append(_plugin_source(name, plugin.directory, read_text))
+        sources.append(plugin_hook_source(name, plugin.directory, read_text))
     return [source for source in sources if source is not None]
 
 
-def _hook_range(document: JsonDocument, hook: JsonObject) -> Range:
+def hook_range(document: JsonDocument, hook: JsonObject) -> Range:
     """Where a hook is named: its ``"event": ...`` member, else its opening brace."""
     event = hook.get("event")
     if event is not None:
@@ -155,13 +155,13 @@ def check_run_limit(
             if within:
                 before.append(f"the {within} earlier hook{'s' if within != 1 else ''} of {source.label}")
             related = [
-                Related(other.path, _hook_range(other.document, other.hooks[0]), f"first hook of {other.label}")
+                Related(other.path, hook_range(other.document, other.hooks[0]), f"first hook of {other.label}")
                 for other in earlier
             ]
             findings = Findings(source.path)
             findings.add(
                 RUN_LIMIT.code,
-                _hook_range(source.document, hook),
+                hook_range(source.document, hook),
                 f"This hook of {source.label} will not run: it is hook {position} of {total} and one run uses at "
                 f"most {MAX_PER_RUN} ({'; '.join(before) or 'nothing'} come first). Remove hooks you do not "
                 "need or disable a plugin in enabledPlugins.",

@@ -13,6 +13,7 @@ import functools
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.knowledge import plugin as facts
+from clarvis_lsp.rules.activation import check_plugin_shadowed
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string
@@ -39,6 +40,7 @@ def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Fin
     check_bootstrap_skill(document, root, plugin_dir, context, findings)
     check_executables(document, root, findings)
     check_run_policies(document, root, findings)
+    check_plugin_shadowed(document, context, findings)
 
 
 def _variables(context: JsonFileContext, node: JsonNode) -> dict[str, str]:

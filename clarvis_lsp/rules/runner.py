@@ -49,7 +49,10 @@ def agent_rules() -> tuple[RuleStep[AgentFile, AgentContext], ...]:
     imports the family (about 1 ms of every check's start-up)."""
     from clarvis_lsp.rules import agent
 
-    return (RuleStep("agent/requires-trust", (agent.REQUIRES_TRUST.code,), agent.check_agent),)
+    return (
+        RuleStep("agent/requires-trust", (agent.REQUIRES_TRUST.code,), agent.check_agent),
+        RuleStep("agent/overrides", (agent.AGENT_OVERRIDES.code,), agent.check_agent_overrides),
+    )
 
 
 JSON_KINDS = frozenset({FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS, FileKind.MARKETPLACE})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.findings import Fix, Related, Severity
 from clarvis_lsp.knowledge import settings as facts
+from clarvis_lsp.rules.activation import check_mcp_overrides, check_providers
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
@@ -112,10 +113,13 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
             report_foreign_hooks(document, value, findings, owner=owner)
         elif key == "mcpServers" and isinstance(value, JsonObject):
             check_mcp_servers(document, value, findings)
+            if scope == "workspace":
+                check_mcp_overrides(document, value, context, findings)
         elif key == "marketplaces" and isinstance(value, JsonArray):
             _check_marketplaces(document, value, findings)
         elif key == "enabledPlugins" and isinstance(value, JsonArray):
             _check_enabled_plugins(document, value, context, findings)
+    check_providers(document, root, context, findings)
     if scope == "workspace":
         _check_trust(document, root, findings)
 

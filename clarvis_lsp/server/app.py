@@ -45,6 +45,7 @@ from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
 
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
+EFFECTIVE_CONFIGURATION_CHANGED = "clarvis/effectiveConfigurationChanged"
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
@@ -89,6 +90,10 @@ class ClarvisServer(LanguageServer):
         # removes falls back to the layer below): initializationOptions, then the workspace/configuration answer.
         self.init_settings: dict[str, object] = {}
         self.client_settings: dict[str, object] = {}
+        # ``clarvis.trustWorkspace`` per settings layer: editor settings only, never a project file (SPEC §7).
+        self.trust_layers: dict[str, bool] = {}
+        # The effective configuration per (engine, trusted), with what it was computed from (features/effective.py).
+        self.effective_cache: dict[tuple[int, bool], tuple[tuple[object, object, object], Any]] = {}
         self.home = Path.home()
         self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False
@@ -170,9 +175,20 @@ class ClarvisServer(LanguageServer):
             engine = self.engines[directory] = self._new_engine(directory, self.config_for(directory))
         return engine
 
+    @property
+    def trust_workspace(self) -> bool:
+        """``clarvis.trustWorkspace``: the workspace/configuration answer, else initializationOptions, else False."""
+        return self.trust_layers.get("client", self.trust_layers.get("init", False))
+
     def _new_engine(self, directory: Path, config: ProjectConfig) -> WorkspaceEngine:
+        from clarvis_lsp.cli import TRUST_NOTICES  # trusted: the */requires-trust notices are not shown
+
         return WorkspaceEngine(
-            directory=directory, config=config, home=self.home, overlay=MappingProxyType(self.overlay)
+            directory=directory,
+            config=config,
+            home=self.home,
+            overlay=MappingProxyType(self.overlay),
+            ignore=TRUST_NOTICES if self.trust_workspace else (),
         )
 
     def config_for(self, directory: Path) -> ProjectConfig:
@@ -202,6 +218,15 @@ class ClarvisServer(LanguageServer):
         """Replace one layer of editor settings (``init``: initializationOptions; ``client``: the
         workspace/configuration answer or didChangeConfiguration). Invalid settings leave that layer empty."""
         valid: dict[str, object] = {}
+        if isinstance(settings, dict) and "trustWorkspace" in settings:
+            settings = dict(settings)
+            trust = settings.pop("trustWorkspace")
+            if trust is None:
+                self.trust_layers.pop(layer, None)
+            else:
+                self.trust_layers[layer] = trust is True
+        elif layer in self.trust_layers:
+            del self.trust_layers[layer]
         if isinstance(settings, dict):
             try:
                 config_from_mapping(settings)
@@ -224,7 +249,7 @@ class ClarvisServer(LanguageServer):
         then started a second first scan beside the running one (twice the time and the memory)."""
         for directory, engine in list(self.engines.items()):
             config = self.config_for(directory)
-            if config != engine.config:
+            if config != engine.config or bool(engine.ignore) != self.trust_workspace:
                 self.engines[directory] = self._new_engine(directory, config)
 
     # -- findings ----------------------------------------------------------------------------------------------
@@ -332,6 +357,7 @@ class ClarvisServer(LanguageServer):
             self.request_pull_refresh()
         if skills_changed:
             self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
+            self.protocol.notify(EFFECTIVE_CONFIGURATION_CHANGED, {"uri": engine.directory.as_uri()})
         if skills_changed or any(path != changed and path in self.overlay for path in affected):
             # An open copy's "overrides"/"shadowed by" lens may have changed, and with it the hints; a file that
             # appeared or went away on disk may be a link target.
@@ -523,6 +549,12 @@ class ClarvisServer(LanguageServer):
         semantic = workspace.semantic_tokens if workspace else None
         if tokens and semantic is not None and semantic.refresh_support:
             self.workspace_semantic_tokens_refresh(None)
+
+    def request_inlay_hint_refresh(self) -> None:
+        workspace = self.client_capabilities.workspace
+        inlay_hint = workspace.inlay_hint if workspace else None
+        if inlay_hint is not None and inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
 
     @property
     def can_refresh_pulls(self) -> bool:

@@ -22,6 +22,7 @@ from clarvis_lsp.server.features import (
     configuration,
     definition,
     diagnostics,
+    effective,
     file_operations,
     formatting,
     hover,
@@ -82,6 +83,9 @@ METHODS: tuple[Method, ...] = (
     Method(types.TEXT_DOCUMENT_RANGE_FORMATTING, formatting.range_formatting),
     Method(types.WORKSPACE_WILL_RENAME_FILES, file_operations.will_rename_files, file_operations.OPTIONS),
     Method(types.WORKSPACE_DID_RENAME_FILES, file_operations.did_rename_files, file_operations.OPTIONS),
+    Method(types.TEXT_DOCUMENT_INLAY_HINT, effective.inlay_hint, effective.INLAY_OPTIONS),
+    Method(effective.EFFECTIVE_CONFIGURATION, effective.effective_configuration),
+    Method(effective.WHY, effective.why_request),
 )
 
 # Server commands (``workspace/executeCommand``); pygls passes the server to a first parameter typed ClarvisServer.

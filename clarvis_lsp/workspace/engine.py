@@ -371,7 +371,7 @@ class WorkspaceEngine:
             text, findings = read
             from clarvis_lsp.rules.agent import AgentContext, AgentFile
 
-            agent_file, where = AgentFile(path, text), AgentContext(self.directory)
+            agent_file, where = AgentFile(path, text), AgentContext(self.directory, self.discovered.agents)
             run_rules(runner.agent_rules(), agent_file, where, findings, self.is_enabled)
             return findings.items
         steps = runner.json_rules().get(kind) if kind in runner.JSON_KINDS else None
@@ -465,6 +465,7 @@ class WorkspaceEngine:
             registry=found.registry,
             agents=found.agents,
             extra_settings_fields=tuple(self.config.settings.extra_fields),
+            read_text=self.read_text,
         )
 
     def cross_file(self) -> list[Diagnostic]:

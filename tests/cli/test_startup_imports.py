@@ -210,3 +210,10 @@ def test_the_server_takes_plain_editor_settings_without_pydantic(workspace: Path
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["True False False", "{'skill/unknown-field': 'off'} True"]
+
+
+def test_a_check_never_imports_the_effective_configuration(workspace: Path) -> None:
+    """The model of ``--effective`` is computed only when asked: a check (trusted or not) pays nothing for it."""
+    _, imported = check(workspace)
+    _, trusted = check(workspace, "--trusted")
+    assert sorted(name for name in imported | trusted if name.startswith("clarvis_lsp.effective")) == []

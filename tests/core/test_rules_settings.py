@@ -94,7 +94,9 @@ def test_a_valid_settings_file_has_only_trust_notices(tmp_path: Path) -> None:
         },
         indent=2,
     )
-    found = check(tmp_path, {SETTINGS: text, ".clarvis/plugins/lint/plugin.json": '{"name": "lint"}'})
+    services = {capability: {"command": f"lint-{capability}"} for capability in ("memory", "plans", "tasks")}
+    manifest = json.dumps({"name": "lint", "capabilityExecutables": services})
+    found = check(tmp_path, {SETTINGS: text, ".clarvis/plugins/lint/plugin.json": manifest})
     assert {d.code for d in found} == {"settings/requires-trust"}
 
 
@@ -304,7 +306,8 @@ def test_personal_settings_need_no_trust(tmp_path: Path) -> None:
     home = tmp_path / "home"
     write(home, {SETTINGS: '{"hooks": [], "enabledPlugins": [], "memory": {"provider": "a"}, "themes": 1}'})
     report = check_paths(CheckRequest(paths=[str(home)], cwd=home, home=home))
-    assert codes(report.result.diagnostics) == ["settings/unknown-field"]
+    # No trust notice; provider "a" names no installed plugin (settings/unknown-provider), personal or not.
+    assert sorted(codes(report.result.diagnostics)) == ["settings/unknown-field", "settings/unknown-provider"]
 
 
 # -- hooks and MCP servers inside settings ----------------------------------------------------------------------

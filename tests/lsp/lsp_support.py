@@ -25,6 +25,7 @@ CLIENT_SPECS = {"visual_studio_code": "visual-studio-code@v1.65.2", "neovim": "n
 """The capability sets every test runs under: VS Code pushes diagnostics and counts positions in UTF-16;
 Neovim pulls diagnostics for open documents and negotiates UTF-8."""
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
+EFFECTIVE_CONFIGURATION_CHANGED = "clarvis/effectiveConfigurationChanged"
 TIMEOUT = 10.0  # seconds a test waits for a message that must come
 
 
@@ -61,6 +62,7 @@ class ClarvisClient(LanguageClient):
         """While set to an event, the client answers ``window/workDoneProgress/create`` only once it is set: the
         server's first scan waits for that answer, so a test can hold the scan before its end."""
         self.progress_requests = 0
+        self.effective_configuration_changes = 0
         self._arrived: asyncio.Event | None = None
         self._initial_configuration = copy.deepcopy(self._configuration)
         self._settings_changed = False
@@ -75,6 +77,7 @@ class ClarvisClient(LanguageClient):
                 types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
                 types.WINDOW_WORK_DONE_PROGRESS_CREATE: _create_progress,
                 EFFECTIVE_SKILLS_CHANGED: _effective_skills_changed,
+                EFFECTIVE_CONFIGURATION_CHANGED: _effective_configuration_changed,
             },
         )
 
@@ -195,6 +198,7 @@ class ClarvisClient(LanguageClient):
         self.semantic_tokens_refreshes = 0
         self.inlay_hint_refreshes = 0
         self.effective_skills_changes = 0
+        self.effective_configuration_changes = 0
 
     def _restore_settings(self) -> None:
         """If the test changed settings (pushed them, or changed the ``workspace/configuration`` answer): the
@@ -264,6 +268,10 @@ def _inlay_hint_refresh(client: ClarvisClient, params: None) -> None:
 
 def _effective_skills_changed(client: ClarvisClient, params: object) -> None:
     client.effective_skills_changes += 1
+
+
+def _effective_configuration_changed(client: ClarvisClient, params: object) -> None:
+    client.effective_configuration_changes += 1
 
 
 # -- helpers for the tests ---------------------------------------------------------------------------------------

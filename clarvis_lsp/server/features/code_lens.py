@@ -16,6 +16,7 @@ from lsprotocol import converters, types
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
+from clarvis_lsp.server.features.effective import trust_lenses
 from clarvis_lsp.server.features.locations import to_locations
 
 SHOW_LOCATIONS = "clarvis.showLocations"
@@ -40,6 +41,7 @@ async def code_lens(server: ClarvisServer, params: types.CodeLensParams) -> list
         lenses.append(
             types.CodeLens(range=where, command=types.Command(lens.title, SHOW_LOCATIONS, arguments=arguments))
         )
+    lenses.extend(trust_lenses(server, snapshot.engine, snapshot.path))  # the trust preview on workspace settings
     return lenses
 
 

@@ -13,6 +13,7 @@ from clarvis_lsp.editor.hover import hover as assist_hover
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.completion import SCAN_PATIENCE, discovered_or_none
+from clarvis_lsp.server.features.effective import hover_markdown
 
 
 async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
@@ -22,19 +23,24 @@ async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover
     # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
     # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
     await server.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
+    position = snapshot.position(params.position, server.encoding)
     info = assist_hover(
         snapshot.text,
         snapshot.kind,
-        snapshot.position(params.position, server.encoding),
+        position,
         discovered_or_none(server, snapshot.engine),
         path=snapshot.path,
         lines=snapshot.lines,
     )
-    if info is None:
+    # A hook or MCP server under the cursor: its state and run position (the effective configuration).
+    note = hover_markdown(server, snapshot.engine, snapshot.kind, snapshot.path, snapshot.text, position)
+    if info is None and note is None:
         return None
+    markdown = "\n\n---\n\n".join(part for part in (info.markdown if info else "", note[0] if note else "") if part)
+    where = info.range if info is not None else note[1] if note is not None else None
     return types.Hover(
-        contents=types.MarkupContent(kind=_markup_kind(server), value=info.markdown),
-        range=to_client_range(info.range, snapshot.lines, server.encoding),
+        contents=types.MarkupContent(kind=_markup_kind(server), value=markdown),
+        range=to_client_range(where, snapshot.lines, server.encoding) if where is not None else None,
     )
 
 

@@ -1,0 +1,188 @@
+"""The effective configuration in the editor (SPEC §2.1, §5): the ``clarvis/effectiveConfiguration`` and
+``clarvis/why`` requests, inlay hints, the trust-preview code lens and the hook/server hover notes.
+
+- ``clarvis/effectiveConfiguration`` params ``{"uri"?: str, "trusted"?: bool}`` answer
+  ``{"workspaces": [object, …]}``, each object exactly what ``clarvis-lsp --effective --format json`` prints for
+  that workspace (``clarvis_lsp.effective.render.to_json``, documented in README). Without ``uri``: every
+  workspace of the workspace folders; without ``trusted``: the editor setting ``clarvis.trustWorkspace``.
+- ``clarvis/why`` params ``{"name": str, "uri"?: str, "trusted"?: bool}`` answer
+  ``{"name", "workspaces": [{"workspace", "trusted", "answers": [...]}]}``, as ``--why NAME --format json``.
+- The notification ``clarvis/effectiveConfigurationChanged`` ``{"uri": <workspace uri>}`` is sent by
+  ``ClarvisServer.refresh`` whenever the model may have changed (settings, plugins, hooks, agents, skills).
+
+The model is computed over the open buffers and kept per workspace until discovery, an open buffer or the trust
+setting changes, so hints and hovers on every keystroke do not recompute it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from clarvis_lsp.discovery import StartupError, find_workspaces
+from clarvis_lsp.editor.activation import hover_note, inlay_hints, trust_lens
+from clarvis_lsp.effective import effective_of
+from clarvis_lsp.effective.model import Effective
+from clarvis_lsp.effective.render import answers_json, display_paths, to_json
+from clarvis_lsp.effective.why import why
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Position
+from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.convert import to_client_position
+from clarvis_lsp.workspace.engine import WorkspaceEngine
+
+EFFECTIVE_CONFIGURATION = "clarvis/effectiveConfiguration"
+WHY = "clarvis/why"
+INLAY_OPTIONS = types.InlayHintOptions(resolve_provider=False)
+
+
+def _inputs(server: ClarvisServer, engine: WorkspaceEngine) -> tuple[object, object, object]:
+    """What the model was computed from: discovery's objects (compared by identity) and the open buffers'
+    versions (the model reads settings, manifests and hooks documents through them)."""
+    found = engine.discovered
+    versions = tuple(sorted((str(path), version) for path, version in server.versions.items()))
+    return (found, found.registry, versions)
+
+
+def model_for(server: ClarvisServer, engine: WorkspaceEngine, trusted: bool | None = None) -> Effective:
+    """The effective configuration of ``engine``'s workspace (raises ``StartupError`` like discovery)."""
+    state = server.trust_workspace if trusted is None else trusted
+    inputs = _inputs(server, engine)
+    cache = server.effective_cache
+    cached = cache.get((id(engine), state))
+    if cached is not None:
+        (found, registry, versions), model = cached
+        if found is inputs[0] and registry is inputs[1] and versions == inputs[2] and isinstance(model, Effective):
+            return model
+    model = effective_of(engine, trusted=state)
+    cache[(id(engine), state)] = (inputs, model)
+    if len(cache) > 32:
+        cache.pop(next(iter(cache)))
+    return model
+
+
+def _param(params: Any, name: str) -> object:
+    if isinstance(params, dict):
+        return params.get(name)
+    return getattr(params, name, None)
+
+
+async def _engines(server: ClarvisServer, params: Any) -> list[WorkspaceEngine]:
+    server.flush()  # answer for the latest buffers
+    uri = _param(params, "uri")
+    engines: list[WorkspaceEngine] = []
+    if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
+        engines.append(server.engine_for(path if not path.is_dir() else path / ".clarvis"))
+    else:
+        for folder in server.folders:
+            for directory in find_workspaces(folder, home=server.home):
+                engine = server.engine_for(directory / ".clarvis")
+                if engine not in engines:
+                    engines.append(engine)
+    for engine in engines:
+        await server.scanned(engine)
+    return engines
+
+
+def _trusted(params: Any) -> bool | None:
+    value = _param(params, "trusted")
+    return value if isinstance(value, bool) else None
+
+
+async def effective_configuration(server: ClarvisServer, params: Any) -> dict[str, Any]:
+    workspaces = []
+    for engine in await _engines(server, params):
+        try:
+            workspaces.append(to_json(model_for(server, engine, _trusted(params))))
+        except StartupError:
+            continue  # reported on the configuration file already
+    return {"workspaces": workspaces}
+
+
+async def why_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
+    name = _param(params, "name")
+    if not isinstance(name, str) or not name.strip():
+        return {"name": name, "workspaces": []}
+    workspaces = []
+    for engine in await _engines(server, params):
+        try:
+            model = model_for(server, engine, _trusted(params))
+        except StartupError:
+            continue
+        workspaces.append(
+            {"workspace": str(model.workspace), "trusted": model.trusted, "answers": answers_json(why(model, name))}
+        )
+    return {"name": name, "workspaces": workspaces}
+
+
+async def inlay_hint(server: ClarvisServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+    snapshot = server.snapshot(params.text_document.uri)
+    if snapshot is None or snapshot.kind not in (FileKind.SKILL, FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS):
+        return None
+    engine = snapshot.engine
+    if not await server.scanned(engine):
+        return None
+    try:
+        model = None if snapshot.kind is FileKind.SKILL else model_for(server, engine)
+        registry = engine.discovered.registry
+    except StartupError:
+        return None
+    folder = server.folder_for(snapshot.path)
+    show = display_paths(folder, server.home)
+    wanted = params.range
+    hints: list[types.InlayHint] = []
+    for hint in inlay_hints(model, registry, snapshot.kind, snapshot.path, snapshot.text, show):
+        position = to_client_position(hint.position, snapshot.lines, server.encoding)
+        if not (wanted.start.line <= position.line <= wanted.end.line):
+            continue
+        hints.append(
+            types.InlayHint(
+                position=position,
+                label=hint.label,
+                padding_left=True,
+                tooltip=hint.tooltip or None,
+            )
+        )
+    return hints
+
+
+def trust_lenses(server: ClarvisServer, engine: WorkspaceEngine, path: Path) -> list[types.CodeLens]:
+    """The trust preview on the workspace settings.json (title only: it shows, it does not act)."""
+    if path.name != "settings.json" or os.path.normpath(path.parent.parent) != os.path.normpath(engine.directory):
+        return []
+    try:
+        title = trust_lens(model_for(server, engine), path)
+    except StartupError:
+        return []
+    if title is None:
+        return []
+    start = types.Position(line=0, character=0)
+    return [types.CodeLens(range=types.Range(start=start, end=start), command=types.Command(title, ""))]
+
+
+def hover_markdown(
+    server: ClarvisServer, engine: WorkspaceEngine, kind: FileKind, path: Path, text: str, position: Position
+) -> tuple[str, Any] | None:
+    """The state and run position of the hook or server under the cursor, with its engine range."""
+    if kind not in (FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS) or not engine.is_discovered:
+        return None
+    try:
+        note = hover_note(model_for(server, engine), kind, path, text, position)
+    except StartupError:
+        return None
+    return (note.markdown, note.range) if note is not None else None
+
+
+__all__ = [
+    "EFFECTIVE_CONFIGURATION",
+    "INLAY_OPTIONS",
+    "WHY",
+    "effective_configuration",
+    "hover_markdown",
+    "inlay_hint",
+    "trust_lenses",
+    "why_request",
+]
