@@ -249,8 +249,13 @@ class ClarvisServer(LanguageServer):
         then started a second first scan beside the running one (twice the time and the memory)."""
         for directory, engine in list(self.engines.items()):
             config = self.config_for(directory)
-            if config != engine.config or bool(engine.ignore) != self.trust_workspace:
+            trust_changed = bool(engine.ignore) != self.trust_workspace
+            if config != engine.config or trust_changed:
                 self.engines[directory] = self._new_engine(directory, config)
+            if trust_changed:  # the state the effective configuration shows (no open file may be re-checked)
+                self.protocol.notify(EFFECTIVE_CONFIGURATION_CHANGED, {"uri": directory.as_uri()})
+                self.request_inlay_hint_refresh()
+                self.request_code_lens_refresh()
 
     # -- findings ----------------------------------------------------------------------------------------------
 

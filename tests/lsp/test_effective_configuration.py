@@ -200,3 +200,15 @@ async def test_an_unsaved_buffer_changes_the_model(client: ClarvisClient, worksp
     assert workspace_servers == ["tracker"]
     assert model["preview"]["activates"][0] == "3 workspace hooks"
     assert not any("search" in item for item in model["preview"]["replaces"])
+
+
+async def test_toggling_trust_notifies_with_no_file_open(client: ClarvisClient, workspace: Path) -> None:
+    """A view that shows the model (and nothing else open) learns that it changed when the setting does."""
+    before = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    assert before["workspaces"][0]["trusted"] is False
+    await client.quiesce()
+    seen = client.effective_configuration_changes
+    trust(client, True)
+    assert await client.wait_for(lambda: client.effective_configuration_changes > seen)
+    after = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    assert after["workspaces"][0]["trusted"] is True
