@@ -27,8 +27,9 @@ def paused_collector() -> Iterator[None]:
 
 @contextmanager
 def bulk_allocation() -> Iterator[None]:
-    """Pause the collector while the objects a front end keeps are built (a full scan), then move what survived to
-    the permanent generation (``gc.freeze``) so later collections never walk it again."""
+    """Pause the collector while the objects a short-lived front end keeps are built (``--check``'s scan), then move
+    what survived to the permanent generation (``gc.freeze``) so later collections never walk it again. Not for the
+    server: in a long-lived process, frozen objects are never freed, so each rescan would leak the one before."""
     with paused_collector():
         try:
             yield

@@ -12,16 +12,17 @@ import functools
 import os
 import traceback
 import uuid
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from clarvis_lsp import __version__
 from clarvis_lsp.check import file_findings
@@ -30,7 +31,7 @@ from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position
-from clarvis_lsp.memory import bulk_allocation, paused_collector
+from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.project_config import (
     ProjectConfig,
@@ -68,10 +69,10 @@ class Snapshot:
 
 
 def uri_to_path(uri: str) -> Path | None:
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    return Path(os.path.normpath(unquote(parsed.path)))
+    """The normalised file-system path of a ``file:`` URI, None for any other scheme. pygls decodes it per
+    platform (Windows drive letters and separators, UNC shares), which a bare ``urlparse`` does not."""
+    path = to_fs_path(uri)
+    return None if path is None else Path(os.path.normpath(path))
 
 
 class ScanSuperseded(Exception):
@@ -102,9 +103,11 @@ class ClarvisServer(LanguageServer):
         self.pending: set[Path] = set()
         self._flush_scheduled = False
         self._refresh_pulls = False  # a pull client should pull again once the current check is published
-        self.scans: dict[int, asyncio.Future[None]] = {}  # engine id → its first scan, running in a worker thread
-        self.scan_waiting: dict[int, set[Path]] = {}  # engine id → files checked while its first scan ran
-        self.scan_failed: set[int] = set()
+        # Keyed by the engine itself, weakly: an engine that was replaced or dropped takes its entries with it (keyed
+        # by ``id()``, a later engine that reused a freed id inherited a failed scan and never scanned at all).
+        self.scans: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
+        self.scan_waiting: weakref.WeakKeyDictionary[WorkspaceEngine, set[Path]] = weakref.WeakKeyDictionary()
+        self.scan_failed: weakref.WeakSet[WorkspaceEngine] = weakref.WeakSet()
         self._lines: dict[Path, tuple[object, LineIndex]] = {}  # lines_of's last answers, oldest first
         self._path_displays: dict[tuple[Path, Path], PathDisplay] = {}
 
@@ -327,7 +330,7 @@ class ClarvisServer(LanguageServer):
         engine = self.engine_for(changed)
         if not self.ready(engine):
             # The first scan is still running: publish what this file shows on its own now, the rest when it ends.
-            self.scan_waiting.setdefault(id(engine), set()).add(changed)
+            self.scan_waiting.setdefault(engine, set()).add(changed)
             if engine.kind_of(changed) is not None:
                 alone = self.findings_for(engine, [changed], alone=True)[changed]
                 self.publish(changed, alone, force=changed in self.overlay)
@@ -335,7 +338,7 @@ class ClarvisServer(LanguageServer):
         first_scan = not engine.is_discovered
         try:
             name_before = None if first_scan else engine.discovered.registry.declared_name(changed)
-            with bulk_allocation() if first_scan else paused_collector():
+            with paused_collector():
                 affected = engine.update([changed])
                 if first_scan:
                     engine.cross_by_path()  # the workspace's cross-file findings, built while the collector waits
@@ -373,14 +376,14 @@ class ClarvisServer(LanguageServer):
     def ready(self, engine: WorkspaceEngine) -> bool:
         """Whether ``engine`` has discovered its workspace. If not, its first scan starts in a worker thread (once)
         and this answers False until it ends: callers answer what they can without the registry meanwhile."""
-        if engine.is_discovered or id(engine) in self.scan_failed:
+        if engine.is_discovered or engine in self.scan_failed:
             return True
-        if id(engine) not in self.scans:
+        if engine not in self.scans:
             try:
                 asyncio.get_running_loop()
             except RuntimeError:  # no event loop (a synchronous caller): discover here
                 return True
-            self.scans[id(engine)] = asyncio.ensure_future(self._first_scan(engine))
+            self.scans[engine] = asyncio.ensure_future(self._first_scan(engine))
         return False
 
     async def scanned(self, engine: WorkspaceEngine, *, at_most: float | None = None) -> bool:
@@ -389,7 +392,7 @@ class ClarvisServer(LanguageServer):
         gets the discovery of the engine that replaced it."""
         if self.ready(engine):
             return True
-        scan = asyncio.shield(self.scans[id(engine)])
+        scan = asyncio.shield(self.scans[engine])
         try:
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
         except asyncio.TimeoutError:
@@ -421,7 +424,9 @@ class ClarvisServer(LanguageServer):
                 loop.call_soon_threadsafe(self._report_progress, token, root_index, done, total)
 
         def warm() -> None:
-            with bulk_allocation():
+            # The collector waits while the scan allocates, but nothing is frozen: ``gc.freeze`` in a long-lived
+            # process would make every configuration change's objects permanent.
+            with paused_collector():
                 detached.warm(progress)
 
         superseded = False
@@ -429,9 +434,9 @@ class ClarvisServer(LanguageServer):
             await loop.run_in_executor(None, warm)
         except ScanSuperseded:
             superseded = True
-            self.scan_waiting.pop(id(engine), None)  # the replacement's scan re-checks the open files
+            self.scan_waiting.pop(engine, None)  # the replacement's scan re-checks the open files
         except Exception as error:  # StartupError or a bug: the synchronous path reports it where it is handled
-            self.scan_failed.add(id(engine))
+            self.scan_failed.add(engine)
             if not isinstance(error, StartupError):
                 self.window_log_message(
                     types.LogMessageParams(
@@ -443,7 +448,7 @@ class ClarvisServer(LanguageServer):
             engine.adopt(detached)
             self._after_first_scan(engine)
         finally:
-            self.scans.pop(id(engine), None)
+            self.scans.pop(engine, None)
             if token is not None:
                 count = len(engine.discovered.registry) if engine.is_discovered else 0
                 message = "stopped: the settings changed" if superseded else f"{count} skills"
@@ -452,7 +457,7 @@ class ClarvisServer(LanguageServer):
     def _after_first_scan(self, engine: WorkspaceEngine) -> None:
         """Bring the scan up to the edits made while it ran, then publish the full findings of every file that
         was checked meanwhile, and tell the client the winners and lenses are known."""
-        waiting = self.scan_waiting.pop(id(engine), set())
+        waiting = self.scan_waiting.pop(engine, set())
         edited = {path for path in waiting if path in self.overlay or path in self.published}
         if edited:
             engine.update(edited)

@@ -79,9 +79,10 @@ class Discovered:
     context_warnings: tuple[DiscoveryWarning, ...] = ()
 
 
-@dataclass
+@dataclass(eq=False)
 class WorkspaceEngine:
-    """Discovery and checks for one workspace directory."""
+    """Discovery and checks for one workspace directory. Compared and hashed by identity: an engine is one live
+    workspace, and the server keys per-engine state (its first scan) by the engine itself."""
 
     directory: Path
     config: ProjectConfig

@@ -6,6 +6,7 @@ changes themselves are applied by the protocol (``ClarvisProtocol``, ``clarvis_l
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -79,4 +80,19 @@ def document_text(server: ClarvisServer, params: Any) -> dict[str, object]:
         "version": server.versions.get(path) if path is not None else None,
         "text": server.overlay.get(path) if path is not None else None,
         "workspaceText": document.source if document is not None else None,
+    }
+
+
+SERVER_STATE = "clarvis/test/serverState"
+
+
+def server_state(server: ClarvisServer, params: Any) -> dict[str, int]:
+    """What a long-lived server must not accumulate: objects frozen out of the collector's reach, and the state
+    of first scans that have ended (``scans``, ``scanWaiting``, ``scanFailed`` are keyed by live engines)."""
+    return {
+        "gcFrozen": gc.get_freeze_count(),
+        "scans": len(server.scans),
+        "scanWaiting": len(server.scan_waiting),
+        "scanFailed": len(server.scan_failed),
+        "engines": len(server.engines),
     }
