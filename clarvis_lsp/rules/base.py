@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from clarvis_lsp.findings import Diagnostic, Fix, Range, Related, Severity
+from clarvis_lsp.findings import Diagnostic, Fix, Position, Range, Related, Severity
 from clarvis_lsp.rules.catalogue import RULES
+from clarvis_lsp.rules.internal import RULE_FAILED
 
 Document = TypeVar("Document")
 Context = TypeVar("Context")
@@ -94,3 +95,37 @@ def did_you_mean(word: str, candidates: Sequence[str]) -> str:
     """A message tail: ` Did you mean "x"?` or the empty string."""
     suggestion = closest(word, candidates)
     return f' Did you mean "{suggestion}"?' if suggestion else ""
+
+
+def run_isolated(name: str, check: Callable[[Findings], object], findings: Findings) -> None:
+    """Run one rule into ``findings``; on an exception, what it added so far is taken back and
+    ``internal/rule-failed`` reported instead."""
+    added_from = len(findings.items)
+    try:
+        check(findings)
+    except Exception as error:  # a rule's bug must not take the file's other findings with it
+        del findings.items[added_from:]
+        report_failure(name, error, findings)
+
+
+def report_failure(name: str, error: Exception, findings: Findings) -> None:
+    import logging  # imported here: a rule that fails is a bug, and --check need not load logging otherwise
+    import traceback
+
+    logging.getLogger(__name__).error("rule %s failed on %s:\n%s", name, findings.path, traceback.format_exc())
+    start = Position(0, 0)
+    findings.add(
+        RULE_FAILED.code,
+        Range(start, start),
+        f"The {name} rule failed on this file ({type(error).__name__}: {error}); its findings are missing, "
+        "the other rules' stand. Please report this as a bug with the file.",
+        data={"rule": name},
+    )
+
+
+def run_each(findings: Findings, checks: Iterable[tuple[str, Callable[[Findings], object]]]) -> None:
+    """Run a family's checks one after the other, each isolated (``run_isolated``): a family runs as one step of
+    the runner, and without this one raising check took every other code of the family with it (SPEC §4: one
+    failing rule never hides another)."""
+    for name, check in checks:
+        run_isolated(name, check, findings)

@@ -8,11 +8,12 @@ entry come from ``clarvis_lsp.knowledge.marketplace`` (the schema).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.findings import Related, Severity
-from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.base import Findings, run_isolated
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.json_values import opening
@@ -106,14 +107,16 @@ def check_marketplace(document: JsonDocument, context: JsonFileContext, findings
     root = document.root
     if not isinstance(root, JsonObject):
         return  # empty (json/syntax) or not an object (the schema's type error)
-    _check_defaulted(document, root, findings)
+    run_isolated("marketplace/defaulted", lambda own: _check_defaulted(document, root, own), findings)
     plugins = root.value_of("plugins")
     if not isinstance(plugins, JsonArray):
         return
     first_by_name: dict[str, JsonNode] = {}
     for index, entry in enumerate(plugins.items):
         if isinstance(entry, JsonObject):
-            _check_entry(document, entry, _entry_label(entry, index), first_by_name, findings)
+            label = _entry_label(entry, index)
+            check = functools.partial(_check_entry, document, entry, label, first_by_name)
+            run_isolated(f"marketplace entry {label}", check, findings)
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------

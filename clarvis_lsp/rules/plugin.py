@@ -14,7 +14,7 @@ import functools
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.knowledge import plugin as facts
 from clarvis_lsp.rules.activation import check_plugin_shadowed
-from clarvis_lsp.rules.base import Findings
+from clarvis_lsp.rules.base import Findings, run_each
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string
 from clarvis_lsp.rules.mcp import check_mcp_servers
@@ -32,15 +32,20 @@ def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Fin
     if not isinstance(root, JsonObject):
         return  # empty (json/syntax) or not an object (the schema's type error)
     plugin_dir = context.path.parent
-    check_name(document, root, context, findings)
-    check_version(document, root, findings)
-    check_author(document, root, findings)
-    _check_mcp_servers(document, root, findings)
-    check_hooks(document, root, plugin_dir, context, findings)
-    check_bootstrap_skill(document, root, plugin_dir, context, findings)
-    check_executables(document, root, findings)
-    check_run_policies(document, root, findings)
-    check_plugin_shadowed(document, context, findings)
+    run_each(
+        findings,
+        (
+            ("plugin name", lambda own: check_name(document, root, context, own)),
+            ("plugin version", lambda own: check_version(document, root, own)),
+            ("plugin author", lambda own: check_author(document, root, own)),
+            ("plugin mcpServers", lambda own: _check_mcp_servers(document, root, own)),
+            ("plugin hooks", lambda own: check_hooks(document, root, plugin_dir, context, own)),
+            ("plugin bootstrapSkill", lambda own: check_bootstrap_skill(document, root, plugin_dir, context, own)),
+            ("plugin capabilityExecutables", lambda own: check_executables(document, root, own)),
+            ("plugin capabilityRunPolicies", lambda own: check_run_policies(document, root, own)),
+            ("plugin/shadowed", lambda own: check_plugin_shadowed(document, context, own)),
+        ),
+    )
 
 
 def _variables(context: JsonFileContext, node: JsonNode) -> dict[str, str]:

@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 from clarvis_lsp.documents.skill import SkillDocument
 from clarvis_lsp.file_kinds import FileKind
-from clarvis_lsp.findings import Diagnostic, Position, Range
+from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.rules import skill
-from clarvis_lsp.rules.base import Findings, RuleStep
+from clarvis_lsp.rules.base import Findings, RuleStep, report_failure, run_isolated
 from clarvis_lsp.rules.catalogue import RULES
-from clarvis_lsp.rules.internal import RULE_FAILED
 
 if TYPE_CHECKING:
     from clarvis_lsp.documents.jsondoc import JsonDocument
@@ -118,7 +117,7 @@ def run_rules(
             step.check(document, context, findings)
         except Exception as error:  # a rule's bug must not take the file's other findings with it
             del items[added_from:]
-            _report_failure(step.name, error, findings)
+            report_failure(step.name, error, findings)
 
 
 def enabled_steps(
@@ -127,32 +126,6 @@ def enabled_steps(
     """The steps of a table with at least one enabled code, in order: asked once per engine rather than for every
     step of every file (the options never change for an engine)."""
     return tuple(step for step in steps if any(enabled(code) for code in step.codes))
-
-
-def run_isolated(name: str, check: Callable[[Findings], None], findings: Findings) -> None:
-    """Run one rule into ``findings``; on an exception, what it added so far is taken back and
-    ``internal/rule-failed`` reported instead."""
-    added_from = len(findings.items)
-    try:
-        check(findings)
-    except Exception as error:  # a rule's bug must not take the file's other findings with it
-        del findings.items[added_from:]
-        _report_failure(name, error, findings)
-
-
-def _report_failure(name: str, error: Exception, findings: Findings) -> None:
-    import logging  # imported here: a rule that fails is a bug, and --check need not load logging otherwise
-    import traceback
-
-    logging.getLogger(__name__).error("rule %s failed on %s:\n%s", name, findings.path, traceback.format_exc())
-    start = Position(0, 0)
-    findings.add(
-        RULE_FAILED.code,
-        Range(start, start),
-        f"The {name} rule failed on this file ({type(error).__name__}: {error}); its findings are missing, "
-        "the other rules' stand. Please report this as a bug with the file.",
-        data={"rule": name},
-    )
 
 
 def collect_isolated(name: str, path: Path, produce: Callable[[], Iterable[Diagnostic]]) -> list[Diagnostic]:

@@ -7,11 +7,14 @@ Only files recognised as settings reach these rules: a ``.vscode/settings.json``
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.findings import Fix, Related, Severity
 from clarvis_lsp.knowledge import settings as facts
 from clarvis_lsp.rules.activation import check_mcp_overrides, check_providers
-from clarvis_lsp.rules.base import Findings, closest
+from clarvis_lsp.rules.base import Findings, closest, run_each
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hook_list
@@ -99,29 +102,35 @@ def check_settings(document: JsonDocument, context: JsonFileContext, findings: F
     scope = context.settings_scope
     owner = "workspace settings" if scope == "workspace" else "personal settings"
     known = (*facts.FIELDS, *context.extra_settings_fields)
+    checks: list[tuple[str, Callable[[Findings], object]]] = []
     for member in root.members:
         if member.key not in known:
-            _unknown_field(document, member, known, findings)
+            checks.append(("settings/unknown-field", functools.partial(_unknown_field, document, member, known)))
             continue
         if root.get(member.key) is not member or member.value is None:
             continue  # an earlier duplicate (json/duplicate-key) or a missing value (json/syntax)
         value = member.value
         key = member.key
         if key == "hooks" and isinstance(value, JsonArray):
-            check_hook_list(document, value, findings, owner=owner)
+            checks.append(("settings hooks", functools.partial(check_hook_list, document, value, owner=owner)))
         elif key == "hooks":
-            report_foreign_hooks(document, value, findings, owner=owner)
+            checks.append(("settings hooks", functools.partial(report_foreign_hooks, document, value, owner=owner)))
         elif key == "mcpServers" and isinstance(value, JsonObject):
-            check_mcp_servers(document, value, findings)
+            checks.append(("settings mcpServers", functools.partial(check_mcp_servers, document, value)))
             if scope == "workspace":
-                check_mcp_overrides(document, value, context, findings)
+                checks.append(
+                    ("mcp/overrides-personal", functools.partial(check_mcp_overrides, document, value, context))
+                )
         elif key == "marketplaces" and isinstance(value, JsonArray):
-            _check_marketplaces(document, value, findings)
+            checks.append(("settings marketplaces", functools.partial(_check_marketplaces, document, value)))
         elif key == "enabledPlugins" and isinstance(value, JsonArray):
-            _check_enabled_plugins(document, value, context, findings)
-    check_providers(document, root, context, findings)
+            checks.append(
+                ("settings enabledPlugins", functools.partial(_check_enabled_plugins, document, value, context))
+            )
+    checks.append(("settings/unknown-provider", functools.partial(check_providers, document, root, context)))
     if scope == "workspace":
-        _check_trust(document, root, findings)
+        checks.append(("settings/requires-trust", functools.partial(_check_trust, document, root)))
+    run_each(findings, checks)
 
 
 def _claude_hooks(node: JsonNode) -> bool:

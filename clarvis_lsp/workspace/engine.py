@@ -41,7 +41,7 @@ from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.knowledge.layout import settings_file
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
-from clarvis_lsp.rules.base import Findings, RuleStep
+from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
 from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.discovery import (
     SYMLINK_IGNORED,
@@ -52,7 +52,7 @@ from clarvis_lsp.rules.discovery import (
     paths_of_name,
 )
 from clarvis_lsp.rules.file import check_encoding
-from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_isolated, run_rules
+from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
 from clarvis_lsp.rules.skill import SkillContext
 
 if TYPE_CHECKING:

@@ -104,3 +104,48 @@ def test_a_raising_cross_file_rule_keeps_the_file_findings(tmp_path: Path, monke
         "skill/broken-link",
         "skill/unknown-field",
     }
+
+
+SETTINGS = """{
+  "hooks": [{"event": "PreToolUse", "command": "lint"}],
+  "marketplaces": ["not a url"],
+  "enabledPlugin": ["lint"]
+}
+"""
+
+PLUGIN = '{"name": "kit", "version": "one", "homepage": "https://example.com"}\n'
+
+
+def _raising(*args: object, **kwargs: object) -> None:
+    raise KeyError("boom")
+
+
+def test_a_raising_check_of_a_json_family_hides_none_of_the_familys_other_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A JSON family runs as one step of the runner; each of its checks is isolated inside it, so the settings
+    family's marketplace check raising still leaves its unknown field and the hook's event reported."""
+    from clarvis_lsp.rules import plugin, settings
+
+    ws = tmp_path / "ws"
+    settings_file = ws / ".clarvis/settings.json"
+    plugin_file = ws / ".clarvis/plugins/kit/plugin.json"
+    plugin_file.parent.mkdir(parents=True)
+    settings_file.write_text(SETTINGS, encoding="utf-8")
+    plugin_file.write_text(PLUGIN, encoding="utf-8")
+    engine = WorkspaceEngine(directory=ws, config=config_from_mapping({"includeUser": False}), home=tmp_path)
+    assert {"settings/invalid-marketplace", "settings/unknown-field", "hooks/unknown-event"} <= {
+        item.code for item in engine.check_file(settings_file)
+    }
+    assert {"plugin/invalid-value", "plugin/unknown-field"} <= {item.code for item in engine.check_file(plugin_file)}
+
+    monkeypatch.setattr(settings, "_check_marketplaces", _raising)
+    monkeypatch.setattr(plugin, "check_version", _raising)
+    engine = WorkspaceEngine(directory=ws, config=config_from_mapping({"includeUser": False}), home=tmp_path)
+    found = engine.check_file(settings_file)
+    codes = [item.code for item in found]
+    assert "settings/invalid-marketplace" not in codes
+    assert {"settings/unknown-field", "hooks/unknown-event", "internal/rule-failed"} <= set(codes), codes
+    assert "settings marketplaces" in next(item for item in found if item.code == "internal/rule-failed").message
+    plugin_codes = {item.code for item in engine.check_file(plugin_file)}
+    assert {"plugin/unknown-field", "internal/rule-failed"} <= plugin_codes, plugin_codes
