@@ -217,7 +217,8 @@ def _source_problem(source: str) -> str | None:
     return None
 
 
-def _is_relative(source: str) -> bool:
+def is_relative_source(source: str) -> bool:
+    """Neither a Git URL nor an SSH origin: a path, shown but not installable (``marketplace/relative-source``)."""
     return not GIT_URL.match(source) and not SSH_ORIGIN.match(source)
 
 
@@ -233,7 +234,7 @@ def _check_source(document: JsonDocument, node: JsonNode, label: str, findings: 
             "git://), an SSH origin (git@host:owner/repo.git) or a path relative to the marketplace.",
         )
         return
-    if _is_relative(source):
+    if is_relative_source(source):
         findings.add(
             RELATIVE_SOURCE.code,
             document.node_range(node),

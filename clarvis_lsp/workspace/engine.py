@@ -38,7 +38,7 @@ from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Position, Range
-from clarvis_lsp.knowledge.layout import settings_file
+from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, settings_file
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
@@ -54,6 +54,7 @@ from clarvis_lsp.rules.discovery import (
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
 from clarvis_lsp.rules.skill import SkillContext
+from clarvis_lsp.workspace.marketplaces import marketplace_sources
 
 if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
@@ -106,6 +107,7 @@ class WorkspaceEngine:
     _discovered: Discovered | None = None
     _ahead: dict[str, list[Diagnostic]] = field(default_factory=dict, repr=False, compare=False)
     _cross: dict[Path, list[Diagnostic]] | None = None
+    _marketplace_plugins: frozenset[Path] | None = field(default=None, repr=False)
     _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
     _skill_steps: tuple[RuleStep[SkillDocument, SkillContext], ...] | None = field(
         default=None, repr=False, compare=False
@@ -237,11 +239,30 @@ class WorkspaceEngine:
         self._discovered = None
         self._cross = None
         self._ahead = {}
+        self._marketplace_plugins = None
 
     # -- files -------------------------------------------------------------------------------------------------
 
     def kind_of(self, path: Path) -> FileKind | None:
-        return file_kind(path, workspace_dirs=frozenset({self.directory}))
+        kind = file_kind(path, workspace_dirs=frozenset({self.directory}))
+        if kind is None and path.name == PLUGIN_MANIFEST and path.parent in self.marketplace_plugin_dirs():
+            return FileKind.PLUGIN
+        return kind
+
+    def marketplace_plugin_dirs(self) -> frozenset[Path]:
+        """The directories inside the workspace that a ``marketplace.json`` entry's relative ``source`` points to:
+        a ``plugin.json`` there is a plugin (SPEC §3), wherever it sits. Read once per engine (open buffers count)
+        and again after a marketplace changes; only asked for a ``plugin.json`` no other rule recognises."""
+        if self._marketplace_plugins is None:
+            self._marketplace_plugins = frozenset()  # while the walk below asks kind_of about its plugin.json files
+            marketplaces = [path for path in self.files() if path.name == MARKETPLACE_FILE]
+            self._marketplace_plugins = frozenset(
+                directory
+                for path in marketplaces
+                for directory in marketplace_sources(path, self.read(path))
+                if directory.is_relative_to(self.directory)  # a source that leaves the workspace is never followed
+            )
+        return self._marketplace_plugins
 
     def files(self, under: Path | None = None) -> Iterator[Path]:
         """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and what the
@@ -497,6 +518,8 @@ class WorkspaceEngine:
         agents, configuration) starts discovery over.
         """
         paths = set(changed)
+        if any(path.name == MARKETPLACE_FILE for path in paths):
+            self._marketplace_plugins = None  # its entries may point to other plugin directories now
         if self._discovered is None:
             return paths
         roots = [root.path for root in self._discovered.registry.config.roots]
