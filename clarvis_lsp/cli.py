@@ -36,8 +36,6 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 FORMATS = ("text", "json", "sarif", "github")
-TRUST_NOTICES = ("settings/requires-trust", "agent/requires-trust")
-"""The notices a trusted workspace does not need (``--trusted``, the editor setting ``clarvis.trustWorkspace``)."""
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -259,6 +257,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
     from clarvis_lsp.check import CheckRequest, UsageError, check_paths
     from clarvis_lsp.discovery import SkillRootInput, StartupError
     from clarvis_lsp.project_config import RootSpec
+    from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 
     overrides: dict[str, object] = {}
     if args.preset:

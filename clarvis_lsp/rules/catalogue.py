@@ -131,3 +131,8 @@ def explain_family(family: str, found: list[Rule]) -> str:
     lines += [f"  {each.code.ljust(width)}  {each.severity.label:<11}  {each.summary}" for each in found]
     lines += ["", f"`clarvis-lsp --explain {found[0].code}` prints one rule's documentation."]
     return "\n".join(lines) + "\n"
+
+
+TRUST_NOTICES = ("settings/requires-trust", "agent/requires-trust")
+"""The notices a trusted workspace does not need (``--trusted``, the editor setting ``clarvis.trustWorkspace``):
+both front ends leave them out the same way."""

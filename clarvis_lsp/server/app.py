@@ -40,6 +40,7 @@ from clarvis_lsp.project_config import (
     load_project_config,
     symlinks_followed,
 )
+from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
 from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
@@ -184,8 +185,6 @@ class ClarvisServer(LanguageServer):
         return self.trust_layers.get("client", self.trust_layers.get("init", False))
 
     def _new_engine(self, directory: Path, config: ProjectConfig) -> WorkspaceEngine:
-        from clarvis_lsp.cli import TRUST_NOTICES  # trusted: the */requires-trust notices are not shown
-
         return WorkspaceEngine(
             directory=directory,
             config=config,
