@@ -31,7 +31,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import generate
+from generate import CORPORA, generate
 from installed import clarvis_lsp
 
 WORK = Path(__file__).parent / ".work"
@@ -141,8 +141,8 @@ async def timed(count: int, request: Callable[[], Awaitable[Any]]) -> list[float
     return samples
 
 
-async def run(skills: int, edits: int) -> dict[str, float]:
-    workspace, home = generate(WORK / f"corpus-{skills}", skills)
+async def run(skills: int, edits: int, corpus: str = "realistic") -> dict[str, float]:
+    workspace, home = generate(WORK / f"corpus-{corpus}-{skills}", skills, corpus=corpus)
     settings, manifest = add_configuration(workspace)
     target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
     other_name = next((workspace / ".agents" / "skills").glob("*/SKILL.md")).parent.name
@@ -225,9 +225,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skills", type=int, default=10000)
     parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--corpus", choices=CORPORA, default="realistic", help="bodies like public skills, or plain")
     args = parser.parse_args()
-    results = asyncio.run(run(args.skills, args.edits))
-    print(f"| measure ({args.skills:,} skills, {args.edits} edits each) | value |")
+    results = asyncio.run(run(args.skills, args.edits, args.corpus))
+    print(f"| measure ({args.skills:,} {args.corpus} skills, {args.edits} edits each) | value |")
     print("| --- | ---: |")
     for name, value in results.items():
         print(f"| {name} | {value:.3f} |" if "(s)" in name else f"| {name} | {value:.1f} |")

@@ -252,7 +252,7 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
         region, crosses = _masked_text(raw, comments=False)
         if crosses:
             return None
-        if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(region)):
+        if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(raw)):
             return None
         if _find(raw, "]:") != -1 and not _definitions_plain(region, raw):
             return None
