@@ -205,18 +205,20 @@ class _Body:
         line = self.sentence_line(min(900, int(_lognormal(self.rng, 40, 160))))
         if link is not None:
             cut = line.rfind(" ", 0, max(1, len(line) // 2))
-            line = f"{line[: cut + 1]}{link} {line[cut + 1 :]}"
+            # Kept on one line when the paragraph is wrapped, as most wrapped links are (one in ten is not).
+            kept = link.replace(" ", "\0") if self.rng.random() < 0.9 else link
+            line = f"{line[: cut + 1]}{kept} {line[cut + 1 :]}"
         if self.rng.random() < 0.4 and len(line) > 100:  # hard-wrapped at about 80 columns
             words, current = line.split(" "), ""
             for word in words:
                 if current and len(current) + len(word) > 80:
-                    self.lines.append(current)
+                    self.lines.append(current.replace("\0", " "))
                     current = word
                 else:
                     current = f"{current} {word}" if current else word
-            self.lines.append(current)
+            self.lines.append(current.replace("\0", " "))
         else:
-            self.lines.append(line)
+            self.lines.append(line.replace("\0", " "))
 
     def heading(self, level: int) -> None:
         self.blank()
