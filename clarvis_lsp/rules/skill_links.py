@@ -239,15 +239,20 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
     where ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
     decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes."""
     fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
-    if fenced and _FENCE_INSIDE_A_LINE.search(body):
+    fences: list[tuple[int, int, str, str]] | None = None
+    if fenced and "\r" not in body:
+        fences = _fence_lines(body)
+        if _fence_markers_inside_lines(body, fences):
+            return None
+    elif fenced and _FENCE_INSIDE_A_LINE.search(body):
         return None
     # What _CONTAINER_INDENT needs, found first without it (it tries every line of every body otherwise).
-    if ("\t" in body or _find(body, ">  ") != -1 or "     " in body) and _CONTAINER_INDENT.search(body):
+    if _may_indent_a_container(body) and _CONTAINER_INDENT.search(body):
         return None
     # Code indentation starts a line (after a line break or at the start): four spaces there, or a tab.
     may_indent = "\t" in body or body.startswith("    ") or "\n    " in body
     regions: list[tuple[int, str]] = []
-    for start, end in _unfenced_regions(body, fenced):
+    for start, end in _unfenced_regions(body, fenced) if fences is None else _regions_between(body, fences):
         raw = body[start:end]
         region, crosses = _masked_text(raw, comments=False)
         if crosses:
@@ -258,6 +263,16 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
             return None
         regions.append((start, region))
     return regions
+
+
+def _may_indent_a_container(body: str) -> bool:
+    """What ``_CONTAINER_INDENT`` needs somewhere in the body: a tab, ``>`` and two spaces, or a list marker and five
+    spaces (five spaces alone are in most bodies' code, and the pattern is tried at every line)."""
+    return (
+        "\t" in body
+        or _find(body, ">  ") != -1
+        or ("     " in body and any(marker in body for marker in ("-     ", "*     ", "+     ", ".     ", ")     ")))
+    )
 
 
 def _definitions_plain(masked: str, raw: str) -> bool:
@@ -339,6 +354,50 @@ def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[i
         yield region_start, len(body)
 
 
+# A line that may open or close a fence, in a body whose lines end only at LF: at the start, or after a line break.
+_FENCE_TEXT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_TEXT_AFTER_BREAK = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+
+
+def _fence_lines(body: str) -> list[tuple[int, int, str, str]]:
+    """(start, end after its line break, marker, rest of the line) of each line that starts with a fence marker, in
+    a body without CR: found by the regular expression engine (a search for line breaks) instead of a loop over
+    every line in Python, which cost a tenth of a check of realistic skills."""
+    found = []
+    first = _FENCE_TEXT.match(body)
+    if first is not None:
+        found.append((0, min(first.end() + 1, len(body)), first.group(1), first.group(2)))
+    for match in _FENCE_TEXT_AFTER_BREAK.finditer(body):
+        found.append((match.start() + 1, min(match.end() + 1, len(body)), match.group(1), match.group(2)))
+    return found
+
+
+def _fence_markers_inside_lines(body: str, fences: list[tuple[int, int, str, str]]) -> bool:
+    """``_FENCE_INSIDE_A_LINE.search(body)`` for a body without CR, given its ``_fence_lines``: whether a fence
+    marker stands on a line that does not start with one. Markers cannot span a line break, so the body holds as
+    many as its lines do, and every one is on a fence line exactly when the fence lines hold them all."""
+    on_fence_lines = sum(body.count("```", start, end) + body.count("~~~", start, end) for start, end, _, _ in fences)
+    return body.count("```") + body.count("~~~") != on_fence_lines
+
+
+def _regions_between(body: str, fences: list[tuple[int, int, str, str]]) -> Iterator[tuple[int, int]]:
+    """``_unfenced_regions`` of a body without CR, from its ``_fence_lines``: the same opening and closing rules,
+    asked of the fence lines only."""
+    fence: str | None = None
+    region_start = 0
+    for start, end, marker, rest in fences:
+        if fence is None:
+            if marker[0] == "`" and "`" in rest:
+                continue  # a backtick fence's info string holds no backtick: this line is text
+            yield region_start, start
+            fence = marker
+        elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip(" \t\r\n"):
+            fence = None  # a closing fence is followed by nothing but spaces
+            region_start = end
+    if fence is None:
+        yield region_start, len(body)
+
+
 def _masked(text: str) -> str:
     """``text`` with what cannot hold a link destination blanked out, every offset kept: backslash-escaped
     brackets, parentheses and backticks, code spans and inline HTML comments. Linear in the text, whatever it
@@ -353,6 +412,9 @@ def _masked_text(text: str, *, comments: bool) -> tuple[str, bool]:
         text = _ESCAPED.sub("  ", text)
     if "`" not in text:
         return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), False
+    if "``" not in text:
+        text, crosses = _single_backtick_spans_blanked(text)
+        return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
     runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
     by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
@@ -376,6 +438,28 @@ def _masked_text(text: str, *, comments: bool) -> tuple[str, bool]:
     crosses = any("\n" in text[start:end] or "\r" in text[start:end] for start, end in spans)
     text = _blank(text, spans)
     return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
+
+
+def _single_backtick_spans_blanked(text: str) -> tuple[str, bool]:
+    """The code spans of a text whose backtick runs are all single, blanked, and whether one crossed a line break.
+    Each backtick then pairs with the next (CommonMark pairs a run with the next run of its length), so the pieces
+    between backticks alternate text, span, text…; an odd last backtick opens nothing. The general pairing costs
+    a dictionary and a cursor per run, and most SKILL.md bodies have dozens of `name`-like spans."""
+    pieces = text.split("`")
+    pairs = (len(pieces) - 1) // 2
+    out = [pieces[0]]
+    crosses = False
+    for index in range(pairs):
+        inside = pieces[2 * index + 1]
+        if "\n" in inside or "\r" in inside:
+            crosses = True
+            out.append(" " + _NOT_A_LINE_BREAK.sub(" ", inside) + " ")
+        else:
+            out.append(" " * (len(inside) + 2))
+        out.append(pieces[2 * index + 2])
+    if len(pieces) % 2 == 0:  # an odd number of backticks: the last is text
+        out.append("`" + pieces[-1])
+    return "".join(out), crosses
 
 
 def _comments(text: str) -> list[tuple[int, int]]:

@@ -106,6 +106,8 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     ),
     "_LABEL_ACROSS_LINES": (_search, [lambda n: "[" + "a\n" * n, lambda n: "[\n" * n, lambda n: "[" + "\n" * n + "]"]),
     "_BRACKET": (_all, [lambda n: "[" * n]),
+    "_FENCE_TEXT": (_match, [lambda n: "`" * n, lambda n: "```" + "a" * n]),
+    "_FENCE_TEXT_AFTER_BREAK": (_all, [lambda n: "\n```" * n, lambda n: "\n" * n, lambda n: "\n" + "`" * n]),
 }
 
 # Whole bodies, through the scan a check runs (both readings: the fast scan and the block parse).
@@ -117,6 +119,9 @@ BODIES: dict[str, Callable[[int], str]] = {
     "link text of spaces": lambda n: "[" + " " * n + "](" + " " * n + "x",
     "definitions": lambda n: "[a]: b.md\n" * n,
     "links": lambda n: "[a](b.md) " * n,
+    "code spans": lambda n: "[a](b.md) `c` " * n,
+    "fences": lambda n: "```\n[a](b.md)\n" * n,
+    "fence markers inside lines": lambda n: "a ``` ~~~ [a](b.md)\n" * n,
 }
 
 
