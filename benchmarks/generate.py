@@ -359,9 +359,11 @@ def _links(rng: random.Random, count: int, files: list[str], headings: list[str]
     return links
 
 
-def realistic_skill(name: str, index: int, rng: random.Random) -> Skill:
-    """One skill of the realistic corpus, its body drawn to a size and to counts of fences, table rows and links."""
-    target = int(min(60_000, max(350, _lognormal(rng, 2500, 11500))))
+def realistic_skill(name: str, index: int, rng: random.Random, size: int | None = None) -> Skill:
+    """One skill of the realistic corpus, its body drawn to a size (or written to about ``size`` characters) and to
+    counts of fences, table rows and links that go with it."""
+    drawn = int(min(60_000, max(350, _lognormal(rng, 2500, 11500))))
+    target = drawn if size is None else size
     scale = target / 3000
     fences = max(0, round(5.2 * scale**0.8 * _lognormal(rng, 1, 1.6))) if rng.random() < 0.9 else 0
     table_rows = max(0, round(10 * scale**0.75 * _lognormal(rng, 1, 1.8))) if rng.random() < 0.75 else 0
