@@ -5,18 +5,21 @@ Tools, each in a child process whose CPU time (user + system, from ``os.wait4``)
 - ``clarvis-lsp --check --no-user --format json``, as it runs by default (a large tree spread over the cores) and
   with ``--jobs 1`` (one process);
 - ``agnix`` (``pip install agnix``, the Rust linter) with ``--max-files 0`` (above 10,000 files it otherwise stops
-  with "Too many files") and a configuration that excludes ``references/``, so it checks the SKILL.md files only;
+  with "Too many files") and a configuration that excludes the resource directories (``references/``,
+  ``scripts/``, ``assets/``…), so it checks the SKILL.md files only;
 - the ``skills-ref`` reference validator's Python API (``skills_ref.validate`` on every skill directory);
 - ``clarvis-lsp`` on an empty workspace: its start-up (interpreter and imports), the same at every N;
 - a fixed pure-Python loop, the same at every N: how fast the host runs Python at that moment (its slow spells
   slow Python far more than agnix's native code, which moves every ratio).
 
 Every run's exit status and number of files checked are verified: a tool that stops early or skips files fails
-the benchmark instead of looking fast. The tools run interleaved (one of each per repeat), on the one-root
-corpus (all skills in one plain ``ws/skills`` root, which all three read; not ``.agents/skills``, where agnix
-runs a rule that grows with the square of the count); ``--layout four-roots`` measures clarvis-lsp
-alone on the four clarvis roots with shadowed copies (what discovery resolves). Writes a Markdown table to
-stdout and, with ``--plot``, a PNG of CPU time against N (matplotlib). From the repository root:
+the benchmark instead of looking fast. ``--corpus realistic`` (the default) has bodies and resource trees drawn
+from the statistics of public skills, ``--corpus plain`` the 44-line bodies (``generate.py``). The tools run
+interleaved (one of each per repeat), on the one-root corpus (all skills in one plain ``ws/skills`` root, which
+all three read; not ``.agents/skills``, where agnix runs a rule that grows with the square of the count);
+``--layout four-roots`` measures clarvis-lsp alone on the four clarvis roots with shadowed copies (what discovery
+resolves). Writes a Markdown table to stdout and, with ``--plot``, a PNG of CPU time against N (matplotlib). From
+the repository root:
 
     python benchmarks/bench_check.py --skills 1000 2000 5000 10000 20000 --repeat 3 --plot benchmarks/check-scaling.png
 """
@@ -36,12 +39,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import ONE_ROOT, ROOTS, generate
+from generate import CORPORA, ONE_ROOT, RESOURCE_DIRECTORIES, ROOTS, generate
 from installed import clarvis_lsp, find_tool
 
 WORK = Path(__file__).parent / ".work"
 START_UP = "clarvis-lsp start-up (empty workspace)"
-AGNIX_CONFIG = 'exclude = ["**/references/**", "node_modules/**", ".git/**"]\nmax_files_to_validate = 0\n'
+AGNIX_CONFIG = (
+    "exclude = ["
+    + ", ".join(f'"**/{directory}/**"' for directory in RESOURCE_DIRECTORIES)
+    + ', "node_modules/**", ".git/**"]\nmax_files_to_validate = 0\n'
+)
 SKILLS_REF = """
 import sys
 from pathlib import Path
@@ -168,6 +175,7 @@ def main() -> None:
     parser.add_argument("--skills", type=int, nargs="+", default=[1000, 2000, 5000, 10000, 20000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--layout", choices=["one-root", "four-roots"], default="one-root")
+    parser.add_argument("--corpus", choices=CORPORA, default="realistic", help="bodies like public skills, or plain")
     parser.add_argument("--plot", type=Path, help="write a PNG of CPU time against N here")
     parser.add_argument(
         "--without",
@@ -201,7 +209,9 @@ def main() -> None:
     print(f"| skills | {' | '.join(f'{tool} CPU (s) | wall (s)' for tool in tools)} |")
     print(f"| ---: | {' | '.join('---: | ---:' for _ in tools)} |")
     for count in args.skills:
-        workspace, home = generate(WORK / f"{args.layout}-{count}", count, layout=args.layout)
+        workspace, home = generate(
+            WORK / f"{args.corpus}-{args.layout}-{count}", count, layout=args.layout, corpus=args.corpus
+        )
         roots = [ONE_ROOT] if args.layout == "one-root" else list(ROOTS)
         directories = sorted(path.parent for root in roots for path in (workspace.parent / root).glob("*/SKILL.md"))
         for repetition in range(args.repeat):
@@ -238,7 +248,7 @@ def main() -> None:
             axes.plot(counts, [statistics.median(r.cpu for r in by_count[n]) for n in counts], marker="o", label=tool)
         axes.set_xlabel("skills (SKILL.md files)")
         axes.set_ylabel("CPU time, user + system (s)")
-        axes.set_title(f"--check on the same files ({args.layout} corpus), median of {args.repeat}")
+        axes.set_title(f"--check on the same files ({args.corpus}, {args.layout}), median of {args.repeat}")
         axes.grid(True, alpha=0.3)
         axes.legend()
         figure.tight_layout()

@@ -39,7 +39,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import generate
+from generate import CORPORA, generate
 from installed import clarvis_lsp
 
 WORK = Path(__file__).parent / ".work"
@@ -165,9 +165,10 @@ async def timed(count: int, request: Callable[[], Awaitable[Any]]) -> list[float
     return samples
 
 
-async def start_server(skills: int) -> tuple[Bench, Path, Path]:
-    """The server, initialized over a generated workspace of ``skills`` skills; the workspace and its home."""
-    workspace, home = generate(WORK / f"corpus-{skills}", skills)
+async def start_server(skills: int, corpus: str = "realistic") -> tuple[Bench, Path, Path]:
+    """The server, initialized over a generated workspace of ``skills`` skills of ``corpus``; the workspace and
+    its home."""
+    workspace, home = generate(WORK / f"corpus-{corpus}-{skills}", skills, corpus=corpus)
     bench = Bench()
     client = bench.client
     # The personal roots of the corpus are the server's home, so all four roots (N skills) are discovered.
@@ -199,8 +200,8 @@ async def stop(bench: Bench) -> None:
     await bench.client.stop()
 
 
-async def run(skills: int, edits: int) -> dict[str, float]:
-    bench, workspace, _home = await start_server(skills)
+async def run(skills: int, edits: int, corpus: str = "realistic") -> dict[str, float]:
+    bench, workspace, _home = await start_server(skills, corpus)
     client = bench.client
     settings, manifest = add_configuration(workspace)
     target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
@@ -262,9 +263,9 @@ async def run(skills: int, edits: int) -> dict[str, float]:
 WARM_UP = 2000  # edits before the soak's first RSS reading: caches, interned strings, the allocator's arenas
 
 
-async def soak(skills: int, edits: int) -> dict[str, float]:
+async def soak(skills: int, edits: int, corpus: str = "realistic") -> dict[str, float]:
     """One SKILL.md edited ``edits`` times with incremental changes, each waiting for its diagnostics."""
-    bench, workspace, _home = await start_server(skills)
+    bench, workspace, _home = await start_server(skills, corpus)
     target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
     original = target.parent.name
     other_name = next((workspace / ".agents" / "skills").glob("*/SKILL.md")).parent.name
@@ -328,16 +329,17 @@ def main() -> None:
     parser.add_argument("--skills", type=int, default=10000)
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--soak", action="store_true", help="a long editing session: RSS growth and latency")
+    parser.add_argument("--corpus", choices=CORPORA, default="realistic", help="bodies like public skills, or plain")
     args = parser.parse_args()
     if args.soak:
-        results = asyncio.run(soak(args.skills, args.edits))
-        print(f"| soak ({args.skills:,} skills, {args.edits:,} incremental edits) | value |")
+        results = asyncio.run(soak(args.skills, args.edits, args.corpus))
+        print(f"| soak ({args.skills:,} {args.corpus} skills, {args.edits:,} incremental edits) | value |")
         print("| --- | ---: |")
         for name, value in results.items():
             print(f"| {name} | {value:.1f} |")
         return
-    results = asyncio.run(run(args.skills, args.edits))
-    print(f"| measure ({args.skills:,} skills, {args.edits} edits each) | value |")
+    results = asyncio.run(run(args.skills, args.edits, args.corpus))
+    print(f"| measure ({args.skills:,} {args.corpus} skills, {args.edits} edits each) | value |")
     print("| --- | ---: |")
     for name, value in results.items():
         print(f"| {name} | {value:.3f} |" if "(s)" in name else f"| {name} | {value:.1f} |")

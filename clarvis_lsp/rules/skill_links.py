@@ -73,15 +73,19 @@ _CONTAINER_MARKERS = r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*"
 # A definition may start a quote's or a list item's text (markers before its `[`, none of them a `[`); its label
 # holds more than white space.
 _DEFINITION = re.compile(
-    _CONTAINER_MARKERS + r"\[(?![ \t]*\])(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
+    _CONTAINER_MARKERS + r"\[(?![ \t]*\])(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*(?:\n[ \t]*)?"
     r"(<[^<>\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))+)",  # parentheses balance, as in a link
     re.MULTILINE,
 )
 # What follows `](`: spaces and at most one line break, the destination (`<…>`, or a run without spaces whose
-# parentheses balance, two levels deep), an optional title, and the closing parenthesis.
+# parentheses balance, two levels deep), an optional title, and the closing parenthesis. The white space before
+# the destination is matched as an atomic group (a lookahead captures it, a back reference consumes it), so that
+# with an empty destination the engine does not try every way of sharing one run of spaces among the three gaps
+# (quadratic in the run). Giving some of it back never lets a match succeed that the whole run fails: whatever
+# follows the first gap begins with a gap of its own, and a gap's tail is a gap.
 _GAP = r"[ \t]*(?:\r?\n[ \t]*)?"
 _LINK_TAIL = re.compile(
-    _GAP
+    rf"(?=(?P<gap>{_GAP}))(?P=gap)"  # taken whole, never given back: see the comment above
     + r"(?P<destination><[^<>\r\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))*)"
     + r"(?:"
     + _GAP
@@ -92,7 +96,9 @@ _LINK_TAIL = re.compile(
 # The usual case, matched first because the general pattern costs a few microseconds a link: a destination with no
 # space, parenthesis or `<`, closed at once. Where it matches, ``_LINK_TAIL`` gives the same destination.
 _SIMPLE_TAIL = re.compile(r"(?:[^\s()<][^\s()]*)?\)")
-_MAX_LINK_TEXT = 4096  # how far back a `](` looks for its `[`: bounded, so `]]]](` runs stay linear
+_MAX_LINK_TEXT = 4096  # how far back a `](` looks for its `[`: a longer link text is no link
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NOT_A_LINE_BREAK = re.compile(r"[^\r\n]")
 _MARKDOWN_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")  # CR LF, CR and LF end a line; nothing else does
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PLACEHOLDER_SEGMENT = re.compile(r"(?:\$\{[^/{}]+\}|\{\{[^/{}]+\}\}|\{[^/{}]+\})/")
@@ -221,8 +227,16 @@ _CONTAINER_INDENT = re.compile(
 # patterns, because one that starts with `(?:\A|\n)` is tried at every offset while `\n…` is searched for fast.
 _CODE_INDENT_AT_START = re.compile(r"(?: {4}| {0,3}\t)[ \t]*\S")
 _CODE_INDENT_AFTER_BREAK = re.compile(r"\n(?: {4}| {0,3}\t)[ \t]*\S")
-_TITLE_ON_NEXT_LINE = re.compile(r"\]:[^\r\n]*\r?\n[ \t]*[\"'(]")  # a definition's title may continue there
-_DEFINITION_IN_PARAGRAPH = re.compile(r"[^\r\n]*\S[^\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
+# A definition's title may continue on the next line. Each `]:` scans only to the next `]:` of its line (the last
+# one of a line reaches its end), so a line of many `]:` is read once, not once for each.
+_TITLE_ON_NEXT_LINE = re.compile(r"\]:(?:[^\]\r\n]|\](?!:))*\r?\n[ \t]*[\"'(]")
+# A definition-like line after a line that is not blank: the last non-space character of a line, then only spaces
+# up to its line break. (Written as "a line holding a non-space character", the search tried every split of every
+# suffix of a long line: cubic in its length.)
+_DEFINITION_IN_PARAGRAPH = re.compile(r"\S[^\S\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
+# A label that spans lines (`[a\nb]: c`): a definition the fast scan's one-line patterns do not see. The part before
+# the first line break holds none, so each `[` is read up to the next bracket once.
+_LABEL_ACROSS_LINES = re.compile(r"\[[^\[\]\r\n]*[\r\n][^\[\]]*\]:")
 
 
 def _plain_regions(body: str) -> list[tuple[int, str]] | None:
@@ -235,20 +249,25 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
     where ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
     decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes."""
     fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
-    if fenced and _FENCE_INSIDE_A_LINE.search(body):
+    fences: list[tuple[int, int, str, str]] | None = None
+    if fenced and "\r" not in body:
+        fences = _fence_lines(body)
+        if _fence_markers_inside_lines(body, fences):
+            return None
+    elif fenced and _FENCE_INSIDE_A_LINE.search(body):
         return None
     # What _CONTAINER_INDENT needs, found first without it (it tries every line of every body otherwise).
-    if ("\t" in body or _find(body, ">  ") != -1 or "     " in body) and _CONTAINER_INDENT.search(body):
+    if _may_indent_a_container(body) and _CONTAINER_INDENT.search(body):
         return None
     # Code indentation starts a line (after a line break or at the start): four spaces there, or a tab.
     may_indent = "\t" in body or body.startswith("    ") or "\n    " in body
     regions: list[tuple[int, str]] = []
-    for start, end in _unfenced_regions(body, fenced):
+    for start, end in _unfenced_regions(body, fenced) if fences is None else _regions_between(body, fences):
         raw = body[start:end]
         region, crosses = _masked_text(raw, comments=False)
         if crosses:
             return None
-        if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(region)):
+        if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(raw)):
             return None
         if _find(raw, "]:") != -1 and not _definitions_plain(region, raw):
             return None
@@ -256,15 +275,28 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
     return regions
 
 
+def _may_indent_a_container(body: str) -> bool:
+    """What ``_CONTAINER_INDENT`` needs somewhere in the body: a tab, ``>`` and two spaces, or a list marker and five
+    spaces (five spaces alone are in most bodies' code, and the pattern is tried at every line)."""
+    return (
+        "\t" in body
+        or _find(body, ">  ") != -1
+        or ("     " in body and any(marker in body for marker in ("-     ", "*     ", "+     ", ".     ", ")     ")))
+    )
+
+
 def _definitions_plain(masked: str, raw: str) -> bool:
     """Whether the link definitions of a region (its ``masked`` and its ``raw`` text) are what the fast scan finds:
     none hidden by masking (definitions are read before code spans), none inside a paragraph, none with a title
-    on the next line, each alone on its line. Both texts are asked: masking blanks escaped characters and code
-    spans, which are text to a paragraph and to a definition's label or destination."""
+    on the next line or a label across lines, each alone on its line. Both texts are asked: masking blanks escaped
+    characters and code spans, which are text to a paragraph and to a definition's label or destination."""
     if raw.count("]:") != masked.count("]:"):
         return False
     return not any(
-        _DEFINITION_IN_PARAGRAPH.search(text) or _TITLE_ON_NEXT_LINE.search(text) or not _definitions_stand_alone(text)
+        _DEFINITION_IN_PARAGRAPH.search(text)
+        or _TITLE_ON_NEXT_LINE.search(text)
+        or _LABEL_ACROSS_LINES.search(text)
+        or not _definitions_stand_alone(text)
         for text in (masked, raw)
     )
 
@@ -298,7 +330,7 @@ def _plainly_structured(body: str) -> bool:
 def _line_starts(text: str) -> list[int]:
     """The offset of every line of ``text`` as markdown-it counts lines (CR LF, CR and LF each end one)."""
     starts = [0]
-    starts.extend(match.end() for match in re.finditer(r"\r\n|\r|\n", text))
+    starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
     return starts
 
 
@@ -332,6 +364,50 @@ def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[i
         yield region_start, len(body)
 
 
+# A line that may open or close a fence, in a body whose lines end only at LF: at the start, or after a line break.
+_FENCE_TEXT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_TEXT_AFTER_BREAK = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+
+
+def _fence_lines(body: str) -> list[tuple[int, int, str, str]]:
+    """(start, end after its line break, marker, rest of the line) of each line that starts with a fence marker, in
+    a body without CR: found by the regular expression engine (a search for line breaks) instead of a loop over
+    every line in Python, which cost a tenth of a check of realistic skills."""
+    found = []
+    first = _FENCE_TEXT.match(body)
+    if first is not None:
+        found.append((0, min(first.end() + 1, len(body)), first.group(1), first.group(2)))
+    for match in _FENCE_TEXT_AFTER_BREAK.finditer(body):
+        found.append((match.start() + 1, min(match.end() + 1, len(body)), match.group(1), match.group(2)))
+    return found
+
+
+def _fence_markers_inside_lines(body: str, fences: list[tuple[int, int, str, str]]) -> bool:
+    """``_FENCE_INSIDE_A_LINE.search(body)`` for a body without CR, given its ``_fence_lines``: whether a fence
+    marker stands on a line that does not start with one. Markers cannot span a line break, so the body holds as
+    many as its lines do, and every one is on a fence line exactly when the fence lines hold them all."""
+    on_fence_lines = sum(body.count("```", start, end) + body.count("~~~", start, end) for start, end, _, _ in fences)
+    return body.count("```") + body.count("~~~") != on_fence_lines
+
+
+def _regions_between(body: str, fences: list[tuple[int, int, str, str]]) -> Iterator[tuple[int, int]]:
+    """``_unfenced_regions`` of a body without CR, from its ``_fence_lines``: the same opening and closing rules,
+    asked of the fence lines only."""
+    fence: str | None = None
+    region_start = 0
+    for start, end, marker, rest in fences:
+        if fence is None:
+            if marker[0] == "`" and "`" in rest:
+                continue  # a backtick fence's info string holds no backtick: this line is text
+            yield region_start, start
+            fence = marker
+        elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip(" \t\r\n"):
+            fence = None  # a closing fence is followed by nothing but spaces
+            region_start = end
+    if fence is None:
+        yield region_start, len(body)
+
+
 def _masked(text: str) -> str:
     """``text`` with what cannot hold a link destination blanked out, every offset kept: backslash-escaped
     brackets, parentheses and backticks, code spans and inline HTML comments. Linear in the text, whatever it
@@ -346,6 +422,9 @@ def _masked_text(text: str, *, comments: bool) -> tuple[str, bool]:
         text = _ESCAPED.sub("  ", text)
     if "`" not in text:
         return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), False
+    if "``" not in text:
+        text, crosses = _single_backtick_spans_blanked(text)
+        return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
     runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
     by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
@@ -371,6 +450,28 @@ def _masked_text(text: str, *, comments: bool) -> tuple[str, bool]:
     return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
 
 
+def _single_backtick_spans_blanked(text: str) -> tuple[str, bool]:
+    """The code spans of a text whose backtick runs are all single, blanked, and whether one crossed a line break.
+    Each backtick then pairs with the next (CommonMark pairs a run with the next run of its length), so the pieces
+    between backticks alternate text, span, text…; an odd last backtick opens nothing. The general pairing costs
+    a dictionary and a cursor per run, and most SKILL.md bodies have dozens of `name`-like spans."""
+    pieces = text.split("`")
+    pairs = (len(pieces) - 1) // 2
+    out = [pieces[0]]
+    crosses = False
+    for index in range(pairs):
+        inside = pieces[2 * index + 1]
+        if "\n" in inside or "\r" in inside:
+            crosses = True
+            out.append(" " + _NOT_A_LINE_BREAK.sub(" ", inside) + " ")
+        else:
+            out.append(" " * (len(inside) + 2))
+        out.append(pieces[2 * index + 2])
+    if len(pieces) % 2 == 0:  # an odd number of backticks: the last is text
+        out.append("`" + pieces[-1])
+    return "".join(out), crosses
+
+
 def _comments(text: str) -> list[tuple[int, int]]:
     """The spans of HTML comments ``<!-- … -->`` (an unclosed one hides nothing)."""
     spans = []
@@ -392,7 +493,7 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     previous = 0
     for start, end in spans:
         parts.append(text[previous:start])
-        parts.append(re.sub(r"[^\r\n]", " ", text[start:end]))
+        parts.append(_NOT_A_LINE_BREAK.sub(" ", text[start:end]))
         previous = end
     parts.append(text[previous:])
     return "".join(parts)
@@ -415,41 +516,60 @@ def _masked_destinations(
     body: str, start: int, masked: str, *, single_line: bool = False
 ) -> Iterator[tuple[int, str, bool]]:
     """``_destinations`` of the stretch of ``body`` at ``start`` whose masked text (``_masked``) is ``masked``.
-    ``single_line``: raise ``_LinkAcrossLines`` for a link, from ``[`` to ``)``, that is not on one line."""
+    ``single_line``: raise ``_LinkAcrossLines`` for a link, from ``[`` to ``)``, that is not on one line.
+
+    Linear in the stretch, whatever it holds: the nearest ``[`` before each ``](`` is carried forward from the
+    previous one (each stretch of text is searched once), and where brackets nest, every ``]`` is paired with its
+    ``[`` in one pass (``_bracket_pairs``) instead of a walk back from each ``](``."""
     close = _find(masked, "](")
     if close == -1:
         return
     source = body[start : start + len(masked)]
+    nearest = -1  # the last `[` before `close`
+    searched = 0  # masked[:searched] has been searched for `[`
+    first_close = -1  # the first `]` after `nearest`
+    pairs: dict[int, int] | None = None
     while close != -1:
-        opener = _opening_bracket(masked, close)
+        found = masked.rfind("[", searched, close)
+        searched = close
+        if found != -1:
+            nearest = found
+            first_close = masked.find("]", nearest, close + 1)
+        opener: int | None = None
+        if nearest != -1 and nearest >= close - _MAX_LINK_TEXT:
+            if first_close == close:
+                opener = nearest  # the usual case: no bracket inside the link text
+            else:
+                if pairs is None:
+                    pairs = _bracket_pairs(masked)
+                paired = pairs.get(close)
+                opener = paired if paired is not None and paired >= close - _MAX_LINK_TEXT else None
         parsed = _destination_after(masked, close + 2) if opener is not None else None
         if opener is not None and parsed is not None:
             dest_start, dest_end, link_end = parsed
-            if single_line and ("\n" in masked[opener:link_end] or "\r" in masked[opener:link_end]):
+            if single_line and (masked.find("\n", opener, link_end) != -1 or masked.find("\r", opener, link_end) != -1):
                 raise _LinkAcrossLines
             is_image = opener > 0 and masked[opener - 1] == "!"
             yield start + dest_start, source[dest_start:dest_end], is_image
         close = _find(masked, "](", close + 2)
 
 
-def _opening_bracket(masked: str, close: int) -> int | None:
-    """The ``[`` that the ``]`` at ``close`` closes (brackets nest), or None when there is none."""
-    floor = max(0, close - _MAX_LINK_TEXT)
-    nearest = masked.rfind("[", floor, close)
-    if nearest != -1 and masked.find("]", nearest, close) == -1:
-        return nearest  # the usual case: no bracket inside the link text
-    depth = 0
-    index = close
-    while index > floor:
-        index -= 1
-        char = masked[index]
-        if char == "]":
-            depth += 1
-        elif char == "[":
-            if depth == 0:
-                return index
-            depth -= 1
-    return None
+_BRACKET = re.compile(r"[\[\]]")
+
+
+def _bracket_pairs(masked: str) -> dict[int, int]:
+    """The ``[`` that each ``]`` of ``masked`` closes (brackets nest; a ``]`` with none open closes nothing), by
+    offset. A ``]`` pairs with the nearest ``[`` before it whose text in between is balanced: the one a walk back
+    from it, counting brackets, would find."""
+    pairs: dict[int, int] = {}
+    opened: list[int] = []
+    for match in _BRACKET.finditer(masked):
+        index = match.start()
+        if masked[index] == "[":
+            opened.append(index)
+        elif opened:
+            pairs[index] = opened.pop()
+    return pairs
 
 
 def _destination_after(masked: str, index: int) -> tuple[int, int, int] | None:

@@ -281,6 +281,7 @@ _FRAGMENTS = (
 @hypothesis.example("[    ]:[")
 @hypothesis.example("[`]:`")
 @hypothesis.example("[\\]]:[a](b.md)")
+@hypothesis.example("[-->\n]:[a](b.md)")  # a label across lines: a definition, and no link
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 
