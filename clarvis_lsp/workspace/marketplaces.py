@@ -28,7 +28,7 @@ def marketplace_sources(path: Path, read: tuple[str, Findings] | None) -> Iterat
         return
     try:
         document = json.loads(read[0])
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the decoder's depth (json/syntax says so)
         return
     plugins = document.get("plugins") if isinstance(document, dict) else None
     if not isinstance(plugins, list):

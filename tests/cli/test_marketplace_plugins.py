@@ -61,3 +61,13 @@ def test_without_the_marketplace_entry_the_directory_is_no_plugin(tmp_path: Path
     write(tmp_path, "marketplace.json", marketplace("https://example.com/kit.git"))
     write(tmp_path, "packages/kit/plugin.json", PLUGIN)
     assert not [item for item in findings(tmp_path) if item[0].startswith("packages/")]
+
+
+def test_a_hostile_marketplace_names_nothing_and_breaks_nothing(tmp_path: Path) -> None:
+    """Nested past any decoder's depth: the marketplace gets its own findings, and the plugin.json beside it is
+    simply no plugin (the lookup asked about it must not fail the check)."""
+    write(tmp_path, ".clarvis/settings.json", "{}")
+    write(tmp_path, "marketplace.json", '{"plugins": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    write(tmp_path, "packages/kit/plugin.json", PLUGIN)
+    found = findings(tmp_path)
+    assert not [item for item in found if item[0].startswith("packages/") or item[1] == "internal/rule-failed"]
