@@ -11,7 +11,6 @@ import {
   RevealOutputChannelOn,
   State,
 } from 'vscode-languageclient/node';
-import { registerJsonFormatting } from './formatting';
 import { describe, findServer, lastLine, ServerCommand } from './serverCommand';
 import { SECTION, serverSettings } from './settings';
 import { EFFECTIVE_SKILLS, EFFECTIVE_SKILLS_CHANGED, EffectiveSkillsResult, SkillsTree } from './skillsTree';
@@ -161,7 +160,6 @@ class Controller implements vscode.Disposable {
         vscode.commands.executeCommand(`${VIEW_ID}.focus`),
       ),
       vscode.commands.registerCommand('clarvis.install', () => this.install()),
-      registerJsonFormatting(),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.server`)) {
           void this.restart(); // another command or other arguments: only a new process can use them
