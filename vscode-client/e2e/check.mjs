@@ -512,11 +512,15 @@ async function mainChecks() {
             );
             return control ? control.className : null;
           });
-        await page.waitForFunction(
-          () => document.querySelector('.editor-group-container.active .monaco-editor .margin-view-overlays .cldr[class*="folding"]'),
-          null,
-          { timeout: 30_000 },
-        );
+        await page
+          .waitForFunction(
+            () => document.querySelector('.editor-group-container.active .monaco-editor .margin-view-overlays .cldr[class*="folding"]'),
+            null,
+            { timeout: 30_000 },
+          )
+          .catch(() => {
+            throw new Error('no folding arrow anywhere in the file within 30 s');
+          });
         const before = await arrow();
         if (!before?.includes('expanded')) throw new Error(`no folding arrow on line 1: ${before ?? 'none'}`);
         await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
@@ -544,11 +548,16 @@ async function mainChecks() {
         await command('Developer: Inspect Editor Tokens and Scopes');
         const widget = page.locator('.token-inspect-widget').first();
         await widget.waitFor({ timeout: 10_000 });
-        await page.waitForFunction(
-          () => /semantic token type/.test(document.querySelector('.token-inspect-widget')?.textContent ?? ''),
-          null,
-          { timeout: 15_000 },
-        );
+        await page
+          .waitForFunction(
+            () => /semantic token type/.test(document.querySelector('.token-inspect-widget')?.textContent ?? ''),
+            null,
+            { timeout: 15_000 },
+          )
+          .catch(async () => {
+            const shown = (await widget.innerText()).replace(/\s+/g, ' ').slice(0, 300);
+            throw new Error(`the Inspect widget shows no semantic token on the name: ${shown}`);
+          });
         const text = (await widget.innerText()).replace(/\s+/g, ' ');
         await screenshot('semantic-token');
         await page.keyboard.press('Escape');
