@@ -6,14 +6,23 @@ checks what a user sees (``e2e/check.mjs``). The server that answers is the one 
 - ``main``: the squiggle, the Problems row, the hover, a quick fix; a valid Clarvis skill with ``allowed-tools``,
   ``tools``, ``agent`` and ``version`` gets no row from VS Code's own skill checks and no greyed-out key; one
   Problems row, not two, for ``"event": "PreToolUse"`` in ``.clarvis/settings.json``; the override code lenses;
-  the "Effective Skills" tree with a shadowed copy; the status bar; a settings change.
+  the server's folding arrow on a SKILL.md's frontmatter (it folds) and its semantic token on the skill's
+  ``name`` (the Inspect widget's type ``function``, a colour other than a plain string's); the "Effective Skills"
+  tree with a shadowed copy; the status bar; a settings change.
 - ``broken``: ``clarvis.server.path`` names a program that answers ``--version`` and then fails to start: one
-  notification with its stderr line, "not running" in the status bar and the view, no EPIPE in the output.
+  notification with its stderr line, "not running" in the status bar and in both views, no EPIPE in the output.
+- ``effective``: the fixture of ``tests/cli/effective_fixture`` (its ``home/.clarvis`` is the user's): a shadowed
+  copy opened right after start gets its "shadowed by" lens without being reopened; the "Effective
+  Configuration" view shows the workspace untrusted with the trust preview, the workspace's MCP server ``search``
+  held back and "would replace the personal one", ``./notify-team.sh`` held back until trust, and opens the hook
+  where it is declared; "Clarvis: Why is this not active?" names "workspace trusted" as the first failing step;
+  ticking ``clarvis.trustWorkspace`` in the Settings editor makes the hook run (#61), the server replace the
+  personal one and the settings.json lens read "Trusted workspace".
 
 Opt-in with ``CLARVIS_E2E=1`` (CI sets it): the first run installs Node 24 and code-server from npm (two to three
 minutes, 617 MB, cached in ``~/.cache/clarvis-lsp-e2e``) and Chromium from Debian. ``CLARVIS_E2E_VSIX`` (CI sets it)
 tests an already built .vsix; without it, run.sh builds the linux-x64 one. Screenshots, the JSON result and the
-logs land in ``vscode-client/e2e/screenshots/`` (``broken/`` for the second case).
+logs land in ``vscode-client/e2e/screenshots/`` (``broken/`` and ``effective/`` for the other cases).
 """
 
 from __future__ import annotations
@@ -42,10 +51,12 @@ EXPECTED_GROUPS = {
         "no contradiction with VS Code",
         "code lens",
         "one report per mistake",
+        "editor features",
         "effective skills",
         "settings",
     ),
     "broken": ("workbench", "server that cannot start"),
+    "effective": ("workbench", "code lens right after start", "effective configuration"),
 }
 
 pytestmark = pytest.mark.skipif(
@@ -121,6 +132,8 @@ def test_vscode_extension_end_to_end(tmp_path: Path) -> None:
     output = (broken["artifacts"] / "clarvis-output.log").read_text(encoding="utf-8", errors="replace")
     assert "EPIPE" not in output and "\tat " not in output, f"more than the exit in the output:\n{output[-3000:]}"
     assert "cannot read /etc/clarvis/site.toml" in output, output[-2000:]
+
+    run_vscode("effective", tmp_path, user_path, built)
 
     seconds = main["timings"]["openToDiagnosticsMs"] / 1000
     timings.append(("VS Code (opening a SKILL.md to its first squiggle)", seconds))

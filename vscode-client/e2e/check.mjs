@@ -1,7 +1,7 @@
 // What a user of the extension sees in VS Code (code-server in headless Chromium), on a copy of examples/.
 // Writes every check's outcome and time to E2E_RESULT; exit status 1 when one failed.
-/* global document -- the functions passed to page.waitForFunction run in the page */
-import { mkdirSync, writeFileSync } from 'node:fs';
+/* global document, getComputedStyle -- the functions passed to page.waitForFunction and evaluate run in the page */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -11,12 +11,14 @@ const artifacts = process.env.E2E_ARTIFACTS;
 const resultFile = process.env.E2E_RESULT;
 const startMs = Number(process.env.E2E_START_MS ?? Date.now());
 const mode = process.env.E2E_MODE ?? 'main';
+const userSettings = process.env.E2E_USER_SETTINGS;
 
 const PDF_TOOLS = '.clarvis/skills/pdf-tools/SKILL.md'; // user-invokable: an unknown field with a "did you mean"
 const SHADOWED = '.agents/skills/code-review/SKILL.md';
 const WINNER = '.clarvis/skills/code-review/SKILL.md';
 const VALID = '.clarvis/skills/release-checklist/SKILL.md'; // allowed-tools, tools, agent, version (run.sh)
 const SETTINGS = '.clarvis/settings.json'; // "event": "PreToolUse" (run.sh)
+const EFFECTIVE_SHADOWED = '.agents/skills/deploy/SKILL.md'; // the effective fixture: shadowed by .clarvis/skills
 const OTHER_JSON = 'other.json'; // a plain JSON file with a syntax error: only VS Code's JSON server checks it
 
 const checks = [];
@@ -66,10 +68,19 @@ async function screenshot(name) {
 }
 
 async function command(title) {
-  await page.keyboard.press('Control+Shift+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+  // A palette opened while the extension's contributions are still being registered never lists them: reopen it.
+  for (let attempt = 1; ; attempt += 1) {
+    await page.keyboard.press('Control+Shift+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    if (await row.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+      await row.click();
+      return;
+    }
+    if (attempt === 6) throw new Error(`the command palette offers no "${title}"`);
+    await page.keyboard.press('Escape');
+  }
 }
 
 async function openFile(relativePath) {
@@ -134,11 +145,22 @@ async function editorShows(text, timeout) {
   );
 }
 
+/** Open the Problems panel and type `filter` into its filter box; a panel still opening may drop the first fill. */
+async function filterProblems(filter) {
+  await page.keyboard.press('Control+Shift+M');
+  const input = page.locator('.panel .viewpane-filter input').first();
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await input.fill(filter);
+    await page.waitForTimeout(200);
+    if ((await input.inputValue()) === filter) return;
+  }
+  throw new Error(`the Problems filter box does not keep "${filter}"`);
+}
+
 /** The Problems row that shows `text`, after typing `filter` into the panel's filter box: the panel is a virtual
  * list, only the rows in view exist. */
 async function problemsRow(filter, text, timeout = 30_000) {
-  await page.keyboard.press('Control+Shift+M');
-  await page.locator('.panel .viewpane-filter input').first().fill(filter);
+  await filterProblems(filter);
   const row = page.locator('.markers-panel .monaco-list-row', { hasText: text }).first();
   await row.waitFor({ timeout }).catch(async (error) => {
     const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
@@ -151,8 +173,7 @@ async function problemsRow(filter, text, timeout = 30_000) {
 /** Every Problems row of one file, as text, filtered by the file's glob: the diagnostics, not the rows of their
  * related information under them ("SKILL.md [Ln 6, Col 1] : `allowed-tools` is set here"). */
 async function problemsOf(glob) {
-  await page.keyboard.press('Control+Shift+M');
-  await page.locator('.panel .viewpane-filter input').first().fill(glob);
+  await filterProblems(glob);
   await page.waitForTimeout(500); // the filter applies after a short debounce
   const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
   return rows
@@ -160,16 +181,23 @@ async function problemsOf(glob) {
     .filter((row) => /\[Ln \d+, Col \d+\]/.test(row) && !/^\S+ \[Ln \d+, Col \d+\] :/.test(row));
 }
 
-/** The line of the active editor's text that contains `text`, counted from 1. */
+/** The line number of the active editor's line that shows `text`, read from the gutter beside it: counting the
+ * rendered lines is wrong when a code lens or a line above the viewport is drawn too. */
 async function lineOf(text) {
-  const lines = await page.locator('.editor-group-container.active .monaco-editor .view-line').allInnerTexts();
-  const tops = await page
-    .locator('.editor-group-container.active .monaco-editor .view-line')
-    .evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().top));
-  const order = tops.map((top, index) => [top, index]).sort((a, b) => a[0] - b[0]).map(([, index]) => index);
-  const position = order.findIndex((index) => lines[index].replace(/\u00a0/g, ' ').includes(text));
-  if (position < 0) throw new Error(`no line with ${text} in view`);
-  return position + 1;
+  const number = await page.evaluate((text) => {
+    const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+    const line = [...(editor?.querySelectorAll('.view-line') ?? [])].find((element) =>
+      element.textContent.replace(/\u00a0/g, ' ').includes(text),
+    );
+    if (!line) return null;
+    const top = line.getBoundingClientRect().top;
+    const gutter = [...editor.querySelectorAll('.line-numbers')].find(
+      (element) => Math.abs(element.getBoundingClientRect().top - top) < 2,
+    );
+    return gutter ? Number(gutter.textContent.trim()) : null;
+  }, text);
+  if (!number) throw new Error(`no line with ${text} in view`);
+  return number;
 }
 
 /** The language VS Code gave the active editor, from the status bar. */
@@ -234,6 +262,8 @@ try {
   aborted = checks.some((check) => check.outcome !== 'pass');
   if (mode === 'broken') {
     await brokenServer();
+  } else if (mode === 'effective') {
+    await effectiveConfiguration();
   } else {
     await mainChecks();
   }
@@ -283,6 +313,20 @@ async function brokenServer() {
         }
         if (text.includes('No skills yet')) throw new Error(`the view says both: ${text}`);
         await screenshot('broken-view');
+        return text;
+      },
+    ],
+    [
+      'the Effective Configuration view says so too',
+      async () => {
+        await command('Clarvis: Show Effective Configuration');
+        const welcome = pane('Effective Configuration').locator('.welcome-view-content', {
+          hasText: 'The clarvis server is not running',
+        });
+        await welcome.waitFor({ timeout: 15_000 });
+        const text = (await welcome.innerText()).replace(/\s+/g, ' ');
+        if (!text.includes('Show Output')) throw new Error(`no "Show Output" button: ${text}`);
+        if (text.includes('No Clarvis workspace')) throw new Error(`the view says both: ${text}`);
         return text;
       },
     ],
@@ -449,6 +493,93 @@ async function mainChecks() {
     ],
   ]);
 
+  await group('editor features', [
+    [
+      `the folding arrow on the frontmatter of ${VALID} folds it`,
+      async () => {
+        await openFile(VALID);
+        await editorShows('description: Walks through', 10_000);
+        // The arrow beside line 1 ("---"): a folding range from the server (Markdown's own folding is not
+        // offered for this language, and indentation gives line 1 none).
+        const arrow = async () =>
+          page.evaluate(() => {
+            const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+            const first = [...editor.querySelectorAll('.line-numbers')].find((element) => element.textContent.trim() === '1');
+            if (!first) return null;
+            const top = first.getBoundingClientRect().top;
+            const control = [...editor.querySelectorAll('.margin-view-overlays .cldr[class*="folding"]')].find(
+              (element) => Math.abs(element.getBoundingClientRect().top - top) < 2,
+            );
+            return control ? control.className : null;
+          });
+        await page
+          .waitForFunction(
+            () => document.querySelector('.editor-group-container.active .monaco-editor .margin-view-overlays .cldr[class*="folding"]'),
+            null,
+            { timeout: 30_000 },
+          )
+          .catch(() => {
+            throw new Error('no folding arrow anywhere in the file within 30 s');
+          });
+        const before = await arrow();
+        if (!before?.includes('expanded')) throw new Error(`no folding arrow on line 1: ${before ?? 'none'}`);
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+        await goTo(1, 1);
+        await page.keyboard.press('Control+Shift+BracketLeft'); // Fold
+        await page.waitForFunction(
+          () => !document.querySelector('.editor-group-container.active .monaco-editor .view-lines')?.textContent.includes('allowed-tools'),
+          null,
+          { timeout: 10_000 },
+        );
+        const after = await arrow();
+        await screenshot('folded-frontmatter');
+        await page.keyboard.press('Control+Shift+BracketRight'); // Unfold
+        await editorShows('allowed-tools', 10_000);
+        return `line 1: ${before} → folded (${after}), the frontmatter hidden, then unfolded`;
+      },
+    ],
+    [
+      'a semantic token colours the skill name as a function',
+      async () => {
+        // The name's value is a YAML string to the grammar; the server's token (function, declaration) gives it
+        // the theme's function colour. The Inspect widget names the semantic token type under the cursor.
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+        await goTo(2, 8);
+        await command('Developer: Inspect Editor Tokens and Scopes');
+        const widget = page.locator('.token-inspect-widget').first();
+        await widget.waitFor({ timeout: 10_000 });
+        await page
+          .waitForFunction(
+            () => /semantic token type/.test(document.querySelector('.token-inspect-widget')?.textContent ?? ''),
+            null,
+            { timeout: 15_000 },
+          )
+          .catch(async () => {
+            const shown = (await widget.innerText()).replace(/\s+/g, ' ').slice(0, 300);
+            throw new Error(`the Inspect widget shows no semantic token on the name: ${shown}`);
+          });
+        const text = (await widget.innerText()).replace(/\s+/g, ' ');
+        await screenshot('semantic-token');
+        await page.keyboard.press('Escape');
+        const type = /semantic token type (\S+)/.exec(text)?.[1];
+        if (type !== 'function') throw new Error(`the token under the cursor is not the server's function: ${text.slice(0, 300)}`);
+        const colours = await page.evaluate(() => {
+          const lines = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line')];
+          const colour = (prefix, word) => {
+            const line = lines.find((element) => element.textContent.replace(/\u00a0/g, ' ').startsWith(prefix));
+            const span = [...(line?.querySelectorAll('span span') ?? [])].find((element) => element.textContent.includes(word));
+            return span ? getComputedStyle(span).color : null;
+          };
+          return { name: colour('name:', 'release-checklist'), description: colour('description:', 'Walks') };
+        });
+        if (!colours.name || colours.name === colours.description) {
+          throw new Error(`the name is coloured like any string: ${JSON.stringify(colours)}`);
+        }
+        return `semantic token type function; the name ${colours.name}, a plain string ${colours.description}`;
+      },
+    ],
+  ]);
+
   await group('one report per mistake', [
     [
       `VS Code's JSON language server runs (a syntax error in ${OTHER_JSON})`,
@@ -550,6 +681,179 @@ async function mainChecks() {
         writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'clarvis.rules': rules }));
         await squiggleOnLine('agent: reviewr', 'warning', 30_000, false);
         return 'clarvis.rules {"skill/unknown-agent": "off"} took the squiggle away';
+      },
+    ],
+  ]);
+}
+
+/** Wait until the settings file holds `key: value` (the Settings editor writes it a moment after the click). */
+async function waitForSetting(file, key, value, timeout = 10_000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const text = readFileSync(file, 'utf8');
+    if (JSON.parse(text)[key] === value) return text;
+    if (Date.now() > until) throw new Error(`${key} is not ${value} in the user settings: ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The pane of the view called `name`, in the Explorer. */
+function pane(name) {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: name }) });
+}
+
+/** The row of a tree pane showing `text`; `hint` says what was looked for when it is not there. */
+async function treeRow(view, text, timeout = 15_000) {
+  const row = view.locator('.monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ timeout }).catch(async () => {
+    const rows = await view.locator('.monaco-list-row').allInnerTexts();
+    throw new Error(`no row "${text}"; rows shown: ${rows.map((r) => r.replace(/\s+/g, ' ')).join(' | ')}`);
+  });
+  return row;
+}
+
+/** A row's text, and whether it reads `state`. */
+async function rowSays(row, ...words) {
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  for (const word of words) {
+    if (!text.includes(word)) throw new Error(`the row does not say "${word}": ${text}`);
+  }
+  return text;
+}
+
+/** Expand a collapsed heading of a tree (a click toggles it). */
+async function expand(row) {
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+}
+
+/** The effective-configuration fixture of tests/cli: a personal home and a workspace whose hooks, MCP server
+ * `search`, agent and plugins are held back until trust, then clarvis.trustWorkspace set in the user settings. */
+async function effectiveConfiguration() {
+  await group('code lens right after start', [
+    [
+      `"shadowed by" on ${EFFECTIVE_SHADOWED}, opened right after start, without reopening it`,
+      async () => {
+        // Opened as soon as the workbench is up, while the server is starting: the lens must come without closing
+        // and reopening the file (the server waits for its first scan before it answers, and asks for a refresh
+        // when discovery changes what a lens says).
+        await openFile(EFFECTIVE_SHADOWED);
+        const opened = Date.now();
+        timings.startToShadowedOpenMs = since();
+        await codeLens('shadowed by').waitFor({ timeout: 20_000 }).catch(() => {
+          throw new Error('no "shadowed by" lens within 20 s of opening the file, without reopening it');
+        });
+        timings.openToShadowedLensMs = Date.now() - opened;
+        const title = (await codeLens('shadowed by').innerText()).trim();
+        await page.keyboard.press('Control+W');
+        return `${title} (opened ${timings.startToShadowedOpenMs} ms after start, lens ${timings.openToShadowedLensMs} ms later)`;
+      },
+    ],
+  ]);
+  const view = pane('Effective Configuration');
+  await group('effective configuration', [
+    [
+      'the view shows the workspace untrusted, with the trust preview',
+      async () => {
+        await page.locator('.statusbar-item', { hasText: /Clarvis: \d+ skills?/ }).first().waitFor({ timeout: 60_000 });
+        await command('Clarvis: Show Effective Configuration');
+        // Room for the tree: the folders and the skills collapse.
+        for (const name of [/^ws$/i, /^Effective Skills$/]) {
+          const header = page.locator('.pane-header', { hasText: name }).first();
+          if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+        }
+        const row = await treeRow(view, 'Untrusted', 60_000);
+        await rowSays(row, 'as before /workspace-trust');
+        const preview = await treeRow(view, 'would replace your MCP server search');
+        return (await preview.innerText()).replace(/\s+/g, ' ');
+      },
+    ],
+    [
+      'MCP server search: the workspace one held back, it would replace the personal one',
+      async () => {
+        const row = await treeRow(view, 'would replace the personal one');
+        return rowSays(row, 'search', 'held back until trust', 'workspace');
+      },
+    ],
+    [
+      'the run plan holds the workspace hooks back until trust',
+      async () => {
+        const source = await treeRow(view, 'workspace settings');
+        await rowSays(source, '50 held back until trust');
+        await expand(source);
+        const hook = await treeRow(view, './notify-team.sh');
+        const text = await rowSays(hook, 'held back until trust', 'run_end');
+        await screenshot('effective-untrusted');
+        return text;
+      },
+    ],
+    [
+      'a hook opens where it is declared',
+      async () => {
+        await (await treeRow(view, './notify-team.sh')).click();
+        await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 15_000 });
+        const cursor = (await page.locator('#status\\.editor\\.selection').innerText()).trim();
+        if (!cursor.startsWith('Ln 5,')) throw new Error(`the cursor is not on line 5: ${cursor}`);
+        return `settings.json, ${cursor}`;
+      },
+    ],
+    [
+      '"Clarvis: Why is this not active?" walks the checklist to "workspace trusted"',
+      async () => {
+        await command('Clarvis: Why is this not active?');
+        const input = page.locator('.quick-input-widget input');
+        await input.fill('./notify-team.sh');
+        await page.keyboard.press('Enter');
+        const failing = page.locator('.quick-input-list .monaco-list-row', { hasText: 'workspace trusted' }).first();
+        await failing.waitFor({ timeout: 15_000 });
+        const rows = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((row) =>
+          row.replace(/\s+/g, ' ').trim(),
+        );
+        const text = rows.join(' | ');
+        if (!/first failing step: workspace trusted/.test(text)) throw new Error(`no first failing step: ${text}`);
+        if (!/held back until \/workspace-trust/.test(text)) throw new Error(`the step does not say why: ${text}`);
+        await screenshot('why');
+        await page.keyboard.press('Escape');
+        return text.slice(0, 300);
+      },
+    ],
+    [
+      'clarvis.trustWorkspace ticked in the Settings editor: the hook runs, the workspace server replaces the personal one',
+      async () => {
+        await command('Preferences: Open User Settings');
+        const editor = page.locator('.settings-editor');
+        await editor.waitFor({ timeout: 15_000 });
+        await page.waitForTimeout(500); // the search box takes the focus once the editor is laid out
+        await page.keyboard.type('clarvis.trustWorkspace');
+        const setting = editor.locator('.setting-item-bool', { hasText: 'Trust Workspace' }).first();
+        await setting.waitFor({ timeout: 15_000 });
+        const description = (await setting.innerText()).replace(/\s+/g, ' ');
+        if (!description.includes('cannot vouch for itself')) throw new Error(`not the documented setting: ${description}`);
+        await setting.locator('.setting-value-checkbox').first().click();
+        await waitForSetting(userSettings, 'clarvis.trustWorkspace', true);
+        await screenshot('trust-setting');
+        await page.keyboard.press('Control+W');
+        await rowSays(await treeRow(view, /Trusted/, 30_000), 'as after /workspace-trust');
+        const source = await treeRow(view, 'workspace settings');
+        await rowSays(source, '50 runs');
+        await expand(source);
+        const hook = await treeRow(view, './notify-team.sh');
+        const hookText = await rowSays(hook, '#61', 'runs');
+        await source.click(); // folded again: the MCP servers come into view
+        const server = await treeRow(view, 'replaces the personal one');
+        const serverText = await rowSays(server, 'search', 'active', 'workspace');
+        // The settings.json left open under the Settings editor: its trust lens follows the setting too.
+        await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 10_000 });
+        const lens = await codeLens('Trusted workspace')
+          .waitFor({ timeout: 15_000 })
+          .then(
+            () => codeLens('Trusted workspace').innerText(),
+            async () => {
+              const shown = await page.locator('.editor-group-container.active .codelens-decoration').allInnerTexts();
+              throw new Error(`the settings.json lens still reads: ${shown.join(' | ') || 'nothing'}`);
+            },
+          );
+        await screenshot('effective-trusted');
+        return `${hookText} | ${serverText} | lens: ${lens.trim()}`;
       },
     ],
   ]);

@@ -5,7 +5,9 @@
 #
 # Environment:
 #   CLARVIS_E2E_MODE       `main` (default): the bundled server and everything it shows; `broken`: clarvis.server.path
-#                          names a program that answers --version but fails to start, and the extension must say so
+#                          names a program that answers --version but fails to start, and the extension must say so;
+#                          `effective`: the effective-configuration fixture of tests/cli (a workspace and its user's
+#                          personal ~/.clarvis), the Effective Configuration view and clarvis.trustWorkspace
 #   CLARVIS_E2E_USER_PATH  the PATH of the user's login shell, which VS Code and its extensions get (default: PATH);
 #                          code-server itself runs with it too, without PYTHONPATH or VIRTUAL_ENV
 #   CLARVIS_E2E_ARTIFACTS  screenshots, result.json, the logs (default vscode-client/e2e/screenshots)
@@ -59,6 +61,12 @@ user_path=${CLARVIS_E2E_USER_PATH:-$PATH}
 node=$(command -v node)
 
 # A workspace nobody else touches, and a home without the machine's ~/.clarvis or editor state.
+mkdir -p "$work/home" "$work/data/User" "$work/data/Machine"
+if [ "$mode" = effective ]; then
+  # The fixture of `clarvis-lsp --effective` (tests/cli/golden_effective): the personal home is the user's.
+  cp -r "$repository/tests/cli/effective_fixture/ws" "$work/ws"
+  cp -r "$repository/tests/cli/effective_fixture/home/.clarvis" "$work/home/.clarvis"
+else
 cp -r "$repository/examples" "$work/ws"
 # A valid Clarvis skill with the fields VS Code's own skill checks reject, a hook event written the way another
 # agent spells it, and a JSON file that only VS Code's JSON language server checks (its diagnostic shows that
@@ -85,7 +93,7 @@ sed -i 's/"event": "RunEnd"/"event": "PreToolUse"/' "$work/ws/.clarvis/settings.
 sed -i '/"\$schema": /d' "$work/ws/.clarvis/settings.json"
 grep -q '"event": "PreToolUse"' "$work/ws/.clarvis/settings.json"
 printf '{\n  "name": "not-clarvis",\n  "broken": \n}\n' >"$work/ws/other.json"
-mkdir -p "$work/home" "$work/data/User" "$work/data/Machine"
+fi
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share
 # VS Code takes its extensions' environment from a login shell, as a user's would be: this PATH (with the
 # virtual environment's clarvis-lsp) is what the user's profile sets.
@@ -100,10 +108,11 @@ node -e '
     "telemetry.telemetryLevel": "off",
     "extensions.autoCheckUpdates": false,
     "extensions.autoUpdate": false,
-    "clarvis.includeUser": false,
   };
+  // Only the effective-configuration fixture has a personal ~/.clarvis to read.
+  if (process.argv[2] !== "effective") settings["clarvis.includeUser"] = false;
   require("fs").writeFileSync(process.argv[1], JSON.stringify(settings, null, 2));
-' "$work/data/User/settings.json"
+' "$work/data/User/settings.json" "$mode"
 if [ "$mode" = broken ]; then
   # A program that answers --version, as a real one would, then cannot start: its stderr line must reach the user.
   cat >"$work/broken-server" <<'BROKEN'
@@ -136,6 +145,6 @@ server_pid=$!
 log "code-server on 127.0.0.1:$port (process group $server_pid)"
 
 status=0
-E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$work/ws" E2E_ARTIFACTS="$artifacts" E2E_RESULT="$result" \
+E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$work/ws" E2E_USER_SETTINGS="$work/data/User/settings.json" E2E_ARTIFACTS="$artifacts" E2E_RESULT="$result" \
   E2E_START_MS=$start_ms E2E_MODE=$mode timeout 420 node "$e2e/check.mjs" || status=$?
 exit $status

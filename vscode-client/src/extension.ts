@@ -11,9 +11,18 @@ import {
   RevealOutputChannelOn,
   State,
 } from 'vscode-languageclient/node';
-import { registerJsonFormatting } from './formatting';
 import { describe, findServer, lastLine, ServerCommand } from './serverCommand';
 import { SECTION, serverSettings } from './settings';
+import {
+  ConfigurationTree,
+  EFFECTIVE_CONFIGURATION,
+  EFFECTIVE_CONFIGURATION_CHANGED,
+  EffectiveConfigurationResult,
+  OPEN_PLACE,
+  openPlace,
+  Place,
+  Step,
+} from './configurationTree';
 import { EFFECTIVE_SKILLS, EFFECTIVE_SKILLS_CHANGED, EffectiveSkillsResult, SkillsTree } from './skillsTree';
 
 /**
@@ -34,6 +43,8 @@ export const FILE_PATTERNS = [
 /** The server's code lens command; its arguments are those of `editor.action.showReferences`. */
 const SHOW_LOCATIONS = 'clarvis.showLocations';
 const VIEW_ID = 'clarvis.effectiveSkills';
+const CONFIGURATION_VIEW_ID = 'clarvis.effectiveConfiguration';
+const WHY = 'clarvis/why';
 const PIPX_COMMAND = 'pipx install clarvis-lsp';
 const PYTHON_DOWNLOADS = 'https://www.python.org/downloads/';
 const REFRESH_DELAY_MS = 300;
@@ -144,6 +155,7 @@ class Controller implements vscode.Disposable {
   private readonly output = vscode.window.createOutputChannel('Clarvis', { log: true });
   private readonly statusItem = vscode.window.createStatusBarItem('clarvis.status', vscode.StatusBarAlignment.Left);
   private readonly tree = new SkillsTree();
+  private readonly configurationTree = new ConfigurationTree();
   private readonly disposables: { dispose(): unknown }[] = [];
 
   constructor(private readonly extensionPath: string) {
@@ -153,6 +165,10 @@ class Controller implements vscode.Disposable {
       this.output,
       this.statusItem,
       vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }),
+      vscode.window.createTreeView(CONFIGURATION_VIEW_ID, {
+        treeDataProvider: this.configurationTree,
+        showCollapseAll: true,
+      }),
       vscode.commands.registerCommand('clarvis.restartServer', () => this.restart()),
       vscode.commands.registerCommand('clarvis.showOutput', () => {
         this.output.show(true);
@@ -160,8 +176,12 @@ class Controller implements vscode.Disposable {
       vscode.commands.registerCommand('clarvis.showEffectiveSkills', () =>
         vscode.commands.executeCommand(`${VIEW_ID}.focus`),
       ),
+      vscode.commands.registerCommand('clarvis.showEffectiveConfiguration', () =>
+        vscode.commands.executeCommand(`${CONFIGURATION_VIEW_ID}.focus`),
+      ),
+      vscode.commands.registerCommand('clarvis.why', (row?: { why?: string }) => this.why(row?.why)),
+      vscode.commands.registerCommand(OPEN_PLACE, (place: Place) => openPlace(place)),
       vscode.commands.registerCommand('clarvis.install', () => this.install()),
-      registerJsonFormatting(),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.server`)) {
           void this.restart(); // another command or other arguments: only a new process can use them
@@ -258,6 +278,9 @@ class Controller implements vscode.Disposable {
     client.onNotification(EFFECTIVE_SKILLS_CHANGED, () => {
       this.scheduleRefresh();
     });
+    client.onNotification(EFFECTIVE_CONFIGURATION_CHANGED, () => {
+      this.scheduleRefresh();
+    });
     try {
       await client.start();
     } catch (error) {
@@ -289,6 +312,7 @@ class Controller implements vscode.Disposable {
       }
     }
     this.tree.show({ workspaces: [] });
+    this.configurationTree.show({ workspaces: [] });
   }
 
   /** No server runs: say so in the status bar and the view, and once in a notification. */
@@ -296,6 +320,7 @@ class Controller implements vscode.Disposable {
     this.reason = reason;
     this.output.error(`Clarvis: ${reason}`);
     this.tree.show({ workspaces: [] });
+    this.configurationTree.show({ workspaces: [] });
     this.setStatus('not running');
     void this.notify(reason);
   }
@@ -388,11 +413,87 @@ class Controller implements vscode.Disposable {
     }
     const settings = { [SECTION]: serverSettings(vscode.workspace.workspaceFolders?.[0]?.uri) };
     await client.sendNotification(DidChangeConfigurationNotification.type, { settings });
+    this.scheduleRefresh(); // clarvis.trustWorkspace changes the configuration view even where no finding changes
   }
 
   private scheduleRefresh(): void {
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => void this.refreshSkills(), REFRESH_DELAY_MS);
+    this.refreshTimer = setTimeout(() => {
+      void this.refreshSkills();
+      void this.refreshConfiguration();
+    }, REFRESH_DELAY_MS);
+  }
+
+  private async refreshConfiguration(): Promise<void> {
+    const client = this.client;
+    if (client?.state !== State.Running) {
+      return;
+    }
+    try {
+      const result = await client.sendRequest<EffectiveConfigurationResult>(EFFECTIVE_CONFIGURATION, {});
+      if (client === this.client) {
+        this.configurationTree.show(result);
+      }
+    } catch (error) {
+      this.output.error(`${EFFECTIVE_CONFIGURATION} failed: ${String(error)}`);
+    }
+  }
+
+  /**
+   * "Clarvis: Why is this not active?": the activation checklist of every skill, agent, plugin, hook or MCP server
+   * of that name, walked in order, in a list where the first failing step is marked; picking a step with a file
+   * opens it.
+   */
+  private async why(name?: string): Promise<void> {
+    const client = this.client;
+    if (client?.state !== State.Running) {
+      void vscode.window.showWarningMessage(`Clarvis: the server is not running (${this.reason || this.status}).`);
+      return;
+    }
+    const asked =
+      name ??
+      (await vscode.window.showInputBox({
+        title: 'Clarvis: Why is this not active?',
+        prompt: 'A skill, agent, plugin, MCP server, hook command or hook event',
+        placeHolder: 'e.g. search, lint, reviewer, ./notify-team.sh, run_end',
+      }));
+    if (!asked?.trim()) return;
+    const result = await client.sendRequest<WhyResult>(WHY, { name: asked.trim() });
+    type Item = vscode.QuickPickItem & { place?: Place };
+    const items: Item[] = [];
+    for (const workspace of result.workspaces) {
+      for (const answer of workspace.answers) {
+        const where = answer.place ? `${vscode.workspace.asRelativePath(answer.place.path)}:${answer.place.line}` : '';
+        items.push({
+          label: `${answer.kind} ${answer.name}: ${answer.state}`,
+          kind: vscode.QuickPickItemKind.Separator,
+        });
+        items.push({
+          label: `${answer.failed ? '$(error)' : '$(pass)'} ${answer.kind} ${answer.name}`,
+          description: answer.state,
+          detail: `${answer.failed ? `first failing step: ${answer.failed} · ` : ''}${where} (${workspace.trusted ? 'trusted' : 'untrusted'})`,
+          place: answer.place ?? undefined,
+        });
+        for (const step of answer.checklist) {
+          const failed = !step.ok;
+          items.push({
+            label: `${failed ? '$(close)' : '$(check)'} ${step.step}`,
+            description: step.detail,
+            place: step.path ? { path: step.path, uri: vscode.Uri.file(step.path).toString(), line: 1, column: 1 } : undefined,
+          });
+        }
+      }
+    }
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage(`Clarvis: nothing named "${asked}" in this workspace.`);
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `Why is "${asked}" not active?`,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (picked?.place) await openPlace(picked.place);
   }
 
   private async refreshSkills(): Promise<void> {
@@ -439,6 +540,16 @@ class Controller implements vscode.Disposable {
     }
     item.show();
   }
+}
+
+/** The answer of `clarvis/why`: what `clarvis-lsp --why NAME --format json` prints. */
+interface WhyResult {
+  name: string;
+  workspaces: {
+    workspace: string;
+    trusted: boolean;
+    answers: { kind: string; name: string; state: string; place: Place | null; failed: string | null; checklist: Step[] }[];
+  }[];
 }
 
 let controller: Controller | undefined;

@@ -23,6 +23,8 @@ export function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
   if (Array.isArray(settings.roots) && settings.roots.length === 0) {
     delete settings.roots; // documented as "empty: the preset's roots"; an empty list means no roots to the server
   }
+  // Always sent: a setting removed must reach the server as false, not leave the value it started with.
+  settings.trustWorkspace = config.get<boolean>('trustWorkspace') === true;
   if (isSet(config, 'settings.extraFields')) {
     settings.settings = { extraFields: plain(config.get('settings.extraFields')) };
   }
