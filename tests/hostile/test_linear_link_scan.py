@@ -90,6 +90,8 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_PLACEHOLDER_SEGMENT": (_match, [lambda n: "${" + "a" * n, lambda n: "{{" + "a" * n + "}"]),
     "_PLACEHOLDER": (_search, [lambda n: "{" + "a" * n, lambda n: "{a" * n]),
     "_HTML_START": (_search, [lambda n: "<" * n]),
+    "_HTML_BLOCK_OPENING": (_match, [lambda n: "</" + "details" * n, lambda n: "<" + "summary" + " " * n]),
+    "_BLANK_LINE": (_search, [lambda n: "\n" + " " * n + "x", lambda n: "\n \t" * n]),
     "_FENCE_INSIDE_A_LINE": (_search, [lambda n: "a" * n, lambda n: "``a" * n]),
     "_CONTAINER_INDENT": (_search, [lambda n: "> " * n, lambda n: "1. " * n, lambda n: "- " * n + "x"]),
     "_CODE_INDENT_AT_START": (_match, [lambda n: " " * n]),
@@ -122,6 +124,12 @@ BODIES: dict[str, Callable[[int], str]] = {
     "code spans": lambda n: "[a](b.md) `c` " * n,
     "fences": lambda n: "```\n[a](b.md)\n" * n,
     "fence markers inside lines": lambda n: "a ``` ~~~ [a](b.md)\n" * n,
+    "comment blocks": lambda n: "\n<!-- [a](b.md) -->\n[c](d.md)\n" * n,
+    "details blocks": lambda n: "\n<details>\n[a](b.md)\n\n[c](d.md)\n" * n,
+    "an open comment, then HTML starts": lambda n: "\n<!--\n" + "\n<details>\n" * n,
+    "indented lines after text": lambda n: "- a [b](c.md)\n    - d\n" * n,
+    "indented lines after blank lines": lambda n: "\n    " * n + "a",
+    "HTML starts after blank lines": lambda n: "\n" * n + "<b>" * n,
 }
 
 
