@@ -344,11 +344,55 @@ def _definitions_plain(masked: str, raw: str) -> bool:
     if raw.count("]:") != masked.count("]:"):
         return False
     return not any(
-        _DEFINITION_IN_PARAGRAPH.search(text)
+        _definition_in_a_paragraph(text)
         or _TITLE_ON_NEXT_LINE.search(text)
         or _LABEL_ACROSS_LINES.search(text)
         or not _definitions_stand_alone(text)
         for text in (masked, raw)
+    )
+
+
+# A link definition alone on its line, at column 0, in its plainest form: a label of neither brackets nor a backslash
+# nor a backtick (nor a footnote's `^`; at most 999 characters), a destination of no `<`, parenthesis, backslash or
+# backtick, and no title. ``_plain_definition`` also asks for a label of more than white space.
+_PLAIN_DEFINITION_LINE = re.compile(r"\[(?!\^)(?![ \t]*\])[^\[\]\\\r\n`]{1,999}\]:[ \t]*[^\s<()\\`][^\s()\\`]*[ \t]*")
+
+
+def _definition_in_a_paragraph(text: str) -> bool:
+    """Whether a definition-like line of ``text`` follows a line that is not blank (a paragraph's, where it is no
+    definition), other than in a block of plain definitions (``_PLAIN_DEFINITION_LINE``) that starts after a blank
+    line or at the start of the region: each of those is a definition to the parse, and public skills gather their
+    reference-style links in such a block at the end."""
+    if "\r" in text:
+        return _DEFINITION_IN_PARAGRAPH.search(text) is not None
+    verified = -1  # the start of the last line known to be a definition
+    for match in _DEFINITION_IN_PARAGRAPH.finditer(text):
+        line_break = text.index("\n", match.start())
+        line_start = text.rfind("\n", 0, line_break) + 1
+        next_start = line_break + 1
+        if text[next_start] != "[":
+            return True  # indented or in a quote
+        if (
+            line_start != verified
+            and line_start
+            and text[text.rfind("\n", 0, line_start - 1) + 1 : line_start].strip(" \t\n")
+        ):
+            return True  # the block does not start after a blank line
+        next_end = text.find("\n", next_start)
+        if not _plain_definition(text, line_start, line_break) or not _plain_definition(
+            text, next_start, len(text) if next_end == -1 else next_end
+        ):
+            return True
+        verified = next_start
+    return False
+
+
+def _plain_definition(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a line of ``_PLAIN_DEFINITION_LINE`` whose label holds more than white space
+    (Unicode white space too: the parse folds it when it normalises a label)."""
+    return (
+        _PLAIN_DEFINITION_LINE.fullmatch(text, start, end) is not None
+        and text[start + 1 : text.index("]", start)].strip() != ""
     )
 
 
@@ -361,9 +405,11 @@ def _definitions_stand_alone(region: str) -> bool:
             return False  # in a list item, which may or may not interrupt a paragraph: the parse knows
         if region.startswith("[^", label_start):
             continue  # a footnote definition: its text is a paragraph
+        if not region[label_start + 1 : region.find("]", label_start)].strip():
+            return False  # a label of Unicode white space (a no-break space): the parse folds it to nothing
         line_end = region.find("\n", match.end())
         rest = region[match.end() : line_end if line_end != -1 else len(region)]
-        if rest.strip() or _find(match.group(0), "](") != -1:
+        if rest.strip(" \t\r") or _find(match.group(0), "](") != -1:  # a no-break space is text to the parse
             return False
     return True
 

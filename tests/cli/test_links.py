@@ -270,7 +270,6 @@ _FRAGMENTS = (
     "1.",
     "# h\n    ",
     "é",
-    "\u00a0",
     "<div>",
     "<c.md>",
     "    ",
@@ -300,6 +299,15 @@ _FRAGMENTS = (
 # A line indented as code whose text starts with a no-break space or a form feed (taken for a blank line before).
 @hypothesis.example("a\n\n    \u00a0[a](b.md)\n")
 @hypothesis.example("\f\n\n    \f[a](b.md)")
+# Blocks of definitions the fast scan reads itself (after a blank line), and lines that only look like them.
+@hypothesis.example("a\n\n[a]: b.md\n[b]: c.md\n[c]: d.md\n\n[x][a] [y][c]")
+@hypothesis.example("a\n[a]: b.md\n[b]: c.md\n")
+@hypothesis.example("\n[a]: b.md\n[b]: <c.md>\n[c]: d.md")
+@hypothesis.example("\n[a]: b.md\n[^1]: c.md\n[b]: d.md")
+@hypothesis.example("\n[a]: b.md\n> [b]: c.md\n[c]: d.md")
+@hypothesis.example('\n[a]: b.md\n[b]: c.md "t"\n[c]: d.md')
+@hypothesis.example("\n[a]: b.md\n[\u00a0]: c.md\n[c]: d.md")
+@hypothesis.example("[a]:[x][a]text \u00a0\n")  # a no-break space after the destination: no definition
 # HTML blocks the fast scan blanks itself: comments and `<details>` after a blank line, and what they hold.
 @hypothesis.example("a\n\n<!-- [a](b.md)\n[c](d.md) --> [e](f.md)\n[g](h.md)")
 @hypothesis.example("\n<details>\n<summary>[a](b.md)</summary>\n\n[c](d.md)\n\n</details>\n[e](f.md)")

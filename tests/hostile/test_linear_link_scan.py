@@ -91,6 +91,10 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_PLACEHOLDER": (_search, [lambda n: "{" + "a" * n, lambda n: "{a" * n]),
     "_HTML_START": (_search, [lambda n: "<" * n]),
     "_HTML_BLOCK_OPENING": (_match, [lambda n: "</" + "details" * n, lambda n: "<" + "summary" + " " * n]),
+    "_PLAIN_DEFINITION_LINE": (
+        _match,
+        [lambda n: "[" + "a" * n, lambda n: "[a]:" + " " * n, lambda n: "[a]: " + "b" * n + " "],
+    ),
     "_BLANK_LINE": (_search, [lambda n: "\n" + " " * n + "x", lambda n: "\n \t" * n]),
     "_FENCE_INSIDE_A_LINE": (_search, [lambda n: "a" * n, lambda n: "``a" * n]),
     "_CONTAINER_INDENT": (_search, [lambda n: "> " * n, lambda n: "1. " * n, lambda n: "- " * n + "x"]),
@@ -129,6 +133,8 @@ BODIES: dict[str, Callable[[int], str]] = {
     "an open comment, then HTML starts": lambda n: "\n<!--\n" + "\n<details>\n" * n,
     "indented lines after text": lambda n: "- a [b](c.md)\n    - d\n" * n,
     "indented lines after blank lines": lambda n: "\n    " * n + "a",
+    "a block of definitions after a paragraph": lambda n: "a\n" + "[a]: b.md\n" * n,
+    "a block of definitions": lambda n: "\n" + "[a]: b.md\n" * n + "[x][a]",
     "HTML starts after blank lines": lambda n: "\n" * n + "<b>" * n,
 }
 
