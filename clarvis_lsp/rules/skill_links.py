@@ -225,8 +225,9 @@ _CONTAINER_INDENT = re.compile(
 )
 # A line indented as code (four spaces or a tab before its text), at the start or after a line break: two
 # patterns, because one that starts with `(?:\A|\n)` is tried at every offset while `\n…` is searched for fast.
-_CODE_INDENT_AT_START = re.compile(r"(?: {4}| {0,3}\t)[ \t]*\S")
-_CODE_INDENT_AFTER_BREAK = re.compile(r"\n(?: {4}| {0,3}\t)[ \t]*\S")
+# Its text is anything but a space, a tab or a line break (a no-break space or a form feed is text to CommonMark).
+_CODE_INDENT_AT_START = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]")
+_CODE_INDENT_AFTER_BREAK = re.compile(r"\n(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]")
 # A definition's title may continue on the next line. Each `]:` scans only to the next `]:` of its line (the last
 # one of a line reaches its end), so a line of many `]:` is read once, not once for each.
 _TITLE_ON_NEXT_LINE = re.compile(r"\]:(?:[^\]\r\n]|\](?!:))*\r?\n[ \t]*[\"'(]")
@@ -242,8 +243,9 @@ _LABEL_ACROSS_LINES = re.compile(r"\[[^\[\]\r\n]*[\r\n][^\[\]]*\]:")
 def _plain_regions(body: str) -> list[tuple[int, str]] | None:
     """The stretches of ``body`` outside fenced code, each as (offset, masked text), when fences are the only block
     structure that can hide a link here: then scanning them finds exactly what the CommonMark block parse finds, at
-    a fraction of its cost (most SKILL.md bodies: headings, paragraphs, lists and fenced examples). None when
-    anything else may: HTML or a comment outside code, a line indented as code, a quote or list item whose text
+    a fraction of its cost (most SKILL.md bodies: headings, paragraphs, lists and fenced examples; comments and
+    ``<details>`` blocks after a blank line are blanked, see ``_html_blocks_blanked``). None when anything else
+    may: other HTML outside code, a line that may be indented code, a quote or list item whose text
     may be indented code, a fence marker after something else on its line, a definition-like line inside a
     paragraph or one with more on its line, a code span across lines. That body takes the parse (as does one
     where ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
@@ -267,12 +269,61 @@ def _plain_regions(body: str) -> list[tuple[int, str]] | None:
         region, crosses = _masked_text(raw, comments=False)
         if crosses:
             return None
-        if ("<" in region and _HTML_START.search(region)) or (may_indent and _has_code_indent(raw)):
+        if "<" in region and _HTML_START.search(region):
+            blanked = _html_blocks_blanked(region, raw, start + len(raw) == len(body))
+            if blanked is None:
+                return None
+            region = blanked
+        if may_indent and _has_code_indent(raw):
             return None
         if _find(raw, "]:") != -1 and not _definitions_plain(region, raw):
             return None
         regions.append((start, region))
     return regions
+
+
+# What opens an HTML block the fast scan reads itself, at the start of a line: a comment (CommonMark's kind 2, up to
+# the line holding `-->`) or a `<details>`/`<summary>` tag (kind 6, up to a blank line). Public skills fold long
+# sections into `<details>` and leave notes in comments; without these, those bodies took the block parse.
+_HTML_BLOCK_OPENING = re.compile(r"<!--|</?(?:details|summary)(?=[ \t>\n]|/>|\Z)", re.IGNORECASE)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _html_blocks_blanked(masked: str, raw: str, at_end: bool) -> str | None:
+    """``masked`` with its HTML blocks blanked (they hold no link), when every HTML start it holds opens one of the
+    blocks of ``_HTML_BLOCK_OPENING`` at the start of a line after a blank one (column 0 after a blank line is
+    outside any list item or quote, and no paragraph, definition or link text is open there). None when any other
+    HTML is there, or when a block does not end inside the region (``at_end``: the region ends the body, where a
+    block may end too); the parse decides those. A whole line is HTML when the block holds it, as the parse reads
+    it."""
+    if "\r" in raw:
+        return None
+    parts: list[str] = []
+    done = 0
+    search = 0
+    while (html := _HTML_START.search(masked, search)) is not None:
+        opening = html.start()
+        if opening and (raw[opening - 1] != "\n" or raw[raw.rfind("\n", 0, opening - 1) + 1 : opening].strip(" \t\n")):
+            return None  # not alone after a blank line: a paragraph, a definition or a link text may go on into it
+        if (kind := _HTML_BLOCK_OPENING.match(raw, opening)) is None:
+            return None
+        if kind.group(0) == "<!--":
+            closing = raw.find("-->", opening)  # `<!-->` ends where it starts, as in the parse
+            if closing == -1:
+                return None
+            line_end = raw.find("\n", closing)
+            end = len(raw) if line_end == -1 else line_end
+        elif (blank := _BLANK_LINE.search(raw, opening)) is not None:
+            end = blank.start()
+        elif at_end:
+            end = len(raw)
+        else:
+            return None
+        parts.append(masked[done:opening])
+        parts.append(_NOT_A_LINE_BREAK.sub(" ", masked[opening:end]))
+        done = search = end
+    parts.append(masked[done:])
+    return "".join(parts)
 
 
 def _may_indent_a_container(body: str) -> bool:
@@ -293,11 +344,55 @@ def _definitions_plain(masked: str, raw: str) -> bool:
     if raw.count("]:") != masked.count("]:"):
         return False
     return not any(
-        _DEFINITION_IN_PARAGRAPH.search(text)
+        _definition_in_a_paragraph(text)
         or _TITLE_ON_NEXT_LINE.search(text)
         or _LABEL_ACROSS_LINES.search(text)
         or not _definitions_stand_alone(text)
         for text in (masked, raw)
+    )
+
+
+# A link definition alone on its line, at column 0, in its plainest form: a label of neither brackets nor a backslash
+# nor a backtick (nor a footnote's `^`; at most 999 characters), a destination of no `<`, parenthesis, backslash or
+# backtick, and no title. ``_plain_definition`` also asks for a label of more than white space.
+_PLAIN_DEFINITION_LINE = re.compile(r"\[(?!\^)(?![ \t]*\])[^\[\]\\\r\n`]{1,999}\]:[ \t]*[^\s<()\\`][^\s()\\`]*[ \t]*")
+
+
+def _definition_in_a_paragraph(text: str) -> bool:
+    """Whether a definition-like line of ``text`` follows a line that is not blank (a paragraph's, where it is no
+    definition), other than in a block of plain definitions (``_PLAIN_DEFINITION_LINE``) that starts after a blank
+    line or at the start of the region: each of those is a definition to the parse, and public skills gather their
+    reference-style links in such a block at the end."""
+    if "\r" in text:
+        return _DEFINITION_IN_PARAGRAPH.search(text) is not None
+    verified = -1  # the start of the last line known to be a definition
+    for match in _DEFINITION_IN_PARAGRAPH.finditer(text):
+        line_break = text.index("\n", match.start())
+        line_start = text.rfind("\n", 0, line_break) + 1
+        next_start = line_break + 1
+        if text[next_start] != "[":
+            return True  # indented or in a quote
+        if (
+            line_start != verified
+            and line_start
+            and text[text.rfind("\n", 0, line_start - 1) + 1 : line_start].strip(" \t\n")
+        ):
+            return True  # the block does not start after a blank line
+        next_end = text.find("\n", next_start)
+        if not _plain_definition(text, line_start, line_break) or not _plain_definition(
+            text, next_start, len(text) if next_end == -1 else next_end
+        ):
+            return True
+        verified = next_start
+    return False
+
+
+def _plain_definition(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a line of ``_PLAIN_DEFINITION_LINE`` whose label holds more than white space
+    (Unicode white space too: the parse folds it when it normalises a label)."""
+    return (
+        _PLAIN_DEFINITION_LINE.fullmatch(text, start, end) is not None
+        and text[start + 1 : text.index("]", start)].strip() != ""
     )
 
 
@@ -310,9 +405,11 @@ def _definitions_stand_alone(region: str) -> bool:
             return False  # in a list item, which may or may not interrupt a paragraph: the parse knows
         if region.startswith("[^", label_start):
             continue  # a footnote definition: its text is a paragraph
+        if not region[label_start + 1 : region.find("]", label_start)].strip():
+            return False  # a label of Unicode white space (a no-break space): the parse folds it to nothing
         line_end = region.find("\n", match.end())
         rest = region[match.end() : line_end if line_end != -1 else len(region)]
-        if rest.strip() or _find(match.group(0), "](") != -1:
+        if rest.strip(" \t\r") or _find(match.group(0), "](") != -1:  # a no-break space is text to the parse
             return False
     return True
 

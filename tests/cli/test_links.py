@@ -256,6 +256,20 @@ _FRAGMENTS = (
     "~~~",
     "<!--",
     "-->",
+    "\n<!-- c -->",
+    "\n\n<!-- [a](b.md) -->\n",
+    "<details>",
+    "</details>",
+    "<summary>",
+    "\n\n<details>\n",
+    "<DETAILS ",
+    "<details/>",
+    "<detailsx>",
+    "\n    - ",
+    "\n- a\n    ",
+    "1.",
+    "# h\n    ",
+    "é",
     "<div>",
     "<c.md>",
     "    ",
@@ -282,6 +296,25 @@ _FRAGMENTS = (
 @hypothesis.example("[`]:`")
 @hypothesis.example("[\\]]:[a](b.md)")
 @hypothesis.example("[-->\n]:[a](b.md)")  # a label across lines: a definition, and no link
+# A line indented as code whose text starts with a no-break space or a form feed (taken for a blank line before).
+@hypothesis.example("a\n\n    \u00a0[a](b.md)\n")
+@hypothesis.example("\f\n\n    \f[a](b.md)")
+# Blocks of definitions the fast scan reads itself (after a blank line), and lines that only look like them.
+@hypothesis.example("a\n\n[a]: b.md\n[b]: c.md\n[c]: d.md\n\n[x][a] [y][c]")
+@hypothesis.example("a\n[a]: b.md\n[b]: c.md\n")
+@hypothesis.example("\n[a]: b.md\n[b]: <c.md>\n[c]: d.md")
+@hypothesis.example("\n[a]: b.md\n[^1]: c.md\n[b]: d.md")
+@hypothesis.example("\n[a]: b.md\n> [b]: c.md\n[c]: d.md")
+@hypothesis.example('\n[a]: b.md\n[b]: c.md "t"\n[c]: d.md')
+@hypothesis.example("\n[a]: b.md\n[\u00a0]: c.md\n[c]: d.md")
+@hypothesis.example("[a]:[x][a]text \u00a0\n")  # a no-break space after the destination: no definition
+# HTML blocks the fast scan blanks itself: comments and `<details>` after a blank line, and what they hold.
+@hypothesis.example("a\n\n<!-- [a](b.md)\n[c](d.md) --> [e](f.md)\n[g](h.md)")
+@hypothesis.example("\n<details>\n<summary>[a](b.md)</summary>\n\n[c](d.md)\n\n</details>\n[e](f.md)")
+@hypothesis.example("[x]:\n\n<details>\n[a](b.md)")
+@hypothesis.example("<!-->[a](b.md)\n[c](d.md)")
+@hypothesis.example("<details>\n```\n\n[a](b.md)\n```\n")
+@hypothesis.example("<!--\n```\n-->[a](b.md)\n```\n[c](d.md)")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 

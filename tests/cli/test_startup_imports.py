@@ -170,7 +170,7 @@ def test_jsonschema_is_loaded_for_a_document_with_a_structural_error(workspace: 
 def test_the_slower_paths_are_taken_only_when_needed(workspace: Path) -> None:
     """A body with block structure other than fences (an HTML block) needs markdown-it; a non-ASCII name needs
     regex; an exclude pattern needs pathspec (here given in a project file, which loads pydantic too)."""
-    commented = FILES[".clarvis/skills/lint/SKILL.md"] + "\n<details>\n[x](hidden.md)\n</details>\n\n[y](nowhere.md)\n"
+    commented = FILES[".clarvis/skills/lint/SKILL.md"] + "\n<div>\n[x](hidden.md)\n</div>\n\n[y](nowhere.md)\n"
     make_workspace(
         workspace,
         {
@@ -217,3 +217,18 @@ def test_a_check_never_imports_the_effective_configuration(workspace: Path) -> N
     _, imported = check(workspace)
     _, trusted = check(workspace, "--trusted")
     assert sorted(name for name in imported | trusted if name.startswith("clarvis_lsp.effective")) == []
+
+
+def test_comments_details_and_definition_blocks_need_no_markdown_parser(workspace: Path) -> None:
+    """A comment and a ``<details>`` block after a blank line, and a block of definitions at the end, as public
+    skills write them, are read by the fast link scan: no markdown-it, and the links inside the blocks are none."""
+    body = (
+        "\n<!-- [a](gone.md) -->\n\n<details>\n<summary>More</summary>\n[x](hidden.md)\n\n</details>\n\n"
+        "[y](nowhere.md) and [the guide][r].\n\n[r]: one.md\n[s]: two.md\n"
+    )
+    make_workspace(workspace, {".clarvis/skills/lint/SKILL.md": FILES[".clarvis/skills/lint/SKILL.md"] + body})
+    report, imported = check(workspace)
+    assert loaded(imported, "markdown_it") == []
+    broken = [d["message"] for d in report["diagnostics"] if d["code"] == "skill/broken-link"]
+    named = {target for target in ("gone", "hidden", "nowhere", "one", "two") for m in broken if f'"{target}.md"' in m}
+    assert named == {"nowhere", "one"}  # an unused definition is not checked

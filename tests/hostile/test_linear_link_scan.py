@@ -90,6 +90,12 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_PLACEHOLDER_SEGMENT": (_match, [lambda n: "${" + "a" * n, lambda n: "{{" + "a" * n + "}"]),
     "_PLACEHOLDER": (_search, [lambda n: "{" + "a" * n, lambda n: "{a" * n]),
     "_HTML_START": (_search, [lambda n: "<" * n]),
+    "_HTML_BLOCK_OPENING": (_match, [lambda n: "</" + "details" * n, lambda n: "<" + "summary" + " " * n]),
+    "_PLAIN_DEFINITION_LINE": (
+        _match,
+        [lambda n: "[" + "a" * n, lambda n: "[a]:" + " " * n, lambda n: "[a]: " + "b" * n + " "],
+    ),
+    "_BLANK_LINE": (_search, [lambda n: "\n" + " " * n + "x", lambda n: "\n \t" * n]),
     "_FENCE_INSIDE_A_LINE": (_search, [lambda n: "a" * n, lambda n: "``a" * n]),
     "_CONTAINER_INDENT": (_search, [lambda n: "> " * n, lambda n: "1. " * n, lambda n: "- " * n + "x"]),
     "_CODE_INDENT_AT_START": (_match, [lambda n: " " * n]),
@@ -122,6 +128,14 @@ BODIES: dict[str, Callable[[int], str]] = {
     "code spans": lambda n: "[a](b.md) `c` " * n,
     "fences": lambda n: "```\n[a](b.md)\n" * n,
     "fence markers inside lines": lambda n: "a ``` ~~~ [a](b.md)\n" * n,
+    "comment blocks": lambda n: "\n<!-- [a](b.md) -->\n[c](d.md)\n" * n,
+    "details blocks": lambda n: "\n<details>\n[a](b.md)\n\n[c](d.md)\n" * n,
+    "an open comment, then HTML starts": lambda n: "\n<!--\n" + "\n<details>\n" * n,
+    "indented lines after text": lambda n: "- a [b](c.md)\n    - d\n" * n,
+    "indented lines after blank lines": lambda n: "\n    " * n + "a",
+    "a block of definitions after a paragraph": lambda n: "a\n" + "[a]: b.md\n" * n,
+    "a block of definitions": lambda n: "\n" + "[a]: b.md\n" * n + "[x][a]",
+    "HTML starts after blank lines": lambda n: "\n" * n + "<b>" * n,
 }
 
 
