@@ -131,34 +131,35 @@ def inlay_hints(
         )
     servers = _servers_of(root)
     if servers is not None and kind is not FileKind.HOOKS:
-        for member in servers.members:
-            server = member.value
-            if isinstance(server, JsonObject) and server.get("type") is None:
-                start = document.node_range(server).start
-                hints.append(
-                    Hint(
-                        Position(start.line, start.character + 1),
-                        f"type: {DEFAULT_TRANSPORT}",
-                        "The transport a server without `type` uses.",
-                    )
-                )
+        hints.extend(
+            _default_hints(document, servers, "type", DEFAULT_TRANSPORT, "The transport a server without `type` uses.")
+        )
     if kind is FileKind.PLUGIN and isinstance(root, JsonObject):
         executables = root.value_of("capabilityExecutables")
         if isinstance(executables, JsonObject):
-            for member in executables.members:
-                executable = member.value
-                if isinstance(executable, JsonObject) and executable.get("timeout_ms") is None:
-                    start = document.node_range(executable).start
-                    hints.append(
-                        Hint(
-                            Position(start.line, start.character + 1),
-                            f"timeout_ms: {EXECUTABLE_TIMEOUT_DEFAULT}",
-                            "The timeout a capability executable without `timeout_ms` gets.",
-                        )
-                    )
+            hints.extend(
+                _default_hints(
+                    document,
+                    executables,
+                    "timeout_ms",
+                    str(EXECUTABLE_TIMEOUT_DEFAULT),
+                    "The timeout a capability executable without `timeout_ms` gets.",
+                )
+            )
     if kind is FileKind.SETTINGS and isinstance(root, JsonObject):
         hints.extend(_enabled_hints(model, document, root, path))
     return sorted(hints, key=lambda hint: hint.position)
+
+
+def _default_hints(
+    document: JsonDocument, entries: JsonObject, field: str, default: str, tooltip: str
+) -> Iterator[Hint]:
+    """``field: default`` just inside each object of ``entries`` that leaves ``field`` out."""
+    for member in entries.members:
+        entry = member.value
+        if isinstance(entry, JsonObject) and entry.get(field) is None:
+            start = document.node_range(entry).start
+            yield Hint(Position(start.line, start.character + 1), f"{field}: {default}", tooltip)
 
 
 def _enabled_hints(model: Effective, document: JsonDocument, root: JsonObject, path: Path) -> Iterator[Hint]:
