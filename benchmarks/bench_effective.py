@@ -35,8 +35,9 @@ from pathlib import Path
 from clarvis_lsp.project_config import load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 ws, home = Path(sys.argv[1]), Path(sys.argv[2])
-engine = WorkspaceEngine(directory=ws, config=load_project_config(ws).config, home=home, jobs=None)
-engine.discover_now()
+from clarvis_lsp.batch.run import discover
+engine = WorkspaceEngine(directory=ws, config=load_project_config(ws).config, home=home)
+discover(engine, jobs=None)
 start = time.process_time()
 from clarvis_lsp.effective import effective_of
 imported = time.process_time()

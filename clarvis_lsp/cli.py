@@ -18,7 +18,7 @@ from clarvis_lsp import __version__
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from clarvis_lsp.check import CheckReport, CheckRequest
+    from clarvis_lsp.batch.run import CheckReport, CheckRequest
 
 
 class Transport(NamedTuple):
@@ -254,7 +254,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
     when the request cannot be checked."""
     from pathlib import Path
 
-    from clarvis_lsp.check import CheckRequest, UsageError, check_paths
+    from clarvis_lsp.batch.run import CheckRequest, UsageError, check_paths
     from clarvis_lsp.discovery import SkillRootInput, StartupError
     from clarvis_lsp.project_config import RootSpec
     from clarvis_lsp.rules.catalogue import TRUST_NOTICES
@@ -300,7 +300,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
 
 
 def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
-    from clarvis_lsp.memory import bulk_allocation
+    from clarvis_lsp.batch.memory import bulk_allocation
 
     # A check is one scan, then the process exits. The collector is paused from here to the end of the scan, the
     # checker's modules included: importing them allocates as much as a few hundred skills do, and the collections
@@ -311,7 +311,7 @@ def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
         return checked
     report, request = checked
 
-    from clarvis_lsp.check import UsageError
+    from clarvis_lsp.batch.run import UsageError
     from clarvis_lsp.discovery import StartupError
     from clarvis_lsp.findings import Severity
 
@@ -381,7 +381,7 @@ wait for the next pass, and a fix can uncover another finding. Bounded, so two f
 def _fix_until_stable(report: CheckReport, request: CheckRequest, *, unsafe: bool) -> CheckReport:
     """Apply the fixes, check again and repeat until nothing is left to fix; one line per file on stderr, and one
     for each file whose fixes were not written, saying why (a symlink, outside the paths checked, unwritable)."""
-    from clarvis_lsp.check import check_paths
+    from clarvis_lsp.batch.run import check_paths
     from clarvis_lsp.fixes import plan_fixes, write_refusal  # only --fix/--diff need it
 
     checked = list(request.paths or ["."])

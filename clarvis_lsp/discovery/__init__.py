@@ -30,8 +30,8 @@ from clarvis_lsp.discovery.plugins import (
 )
 from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.registry import AgentSkills, SkillRegistry, create_agent_skills, discover_skills
+from clarvis_lsp.discovery.resources import MAX_RESOURCES
 from clarvis_lsp.discovery.scan import (
-    MAX_RESOURCES,
     DirScan,
     RootScan,
     malformed_reason,

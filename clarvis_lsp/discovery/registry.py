@@ -16,15 +16,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from clarvis_lsp.discovery.fs import is_within, symlinked_directory
-from clarvis_lsp.discovery.scan import AlongsideWork, RootScan, ScanProgress, scan_root
+from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, DirectoryVisit, ScanStrategy
+from clarvis_lsp.discovery.scan import RootScan, ScanProgress, scan_root
 from clarvis_lsp.discovery.skill_config import AgentSkillsOptions, SkillConfig, resolve_config
 from clarvis_lsp.discovery.skills import DiscoveryWarning, SkillInfo, SkippedSkill
-from clarvis_lsp.discovery.walk import Listings
-
-T = TypeVar("T")
 
 __all__ = [
     "AgentSkills",
@@ -255,20 +252,21 @@ def discover_skills(
     *,
     overlay: Mapping[Path, str] | None = None,
     progress: ScanProgress | None = None,
-    listings: Listings | None = None,
-    jobs: int | None = 1,
-    alongside: AlongsideWork[T] | None = None,
+    reader: DirectoryReader = OS_READER,
+    strategy: ScanStrategy = SEQUENTIAL,
+    visit: DirectoryVisit | None = None,
 ) -> SkillRegistry:
     """Scan every root of ``config`` in order and merge them (seed: ``discoverSkills``).
 
     ``overlay`` maps absolute SKILL.md paths to unsaved editor text that replaces the file on disk. With
     ``config.strict`` the first malformed skill or within-root duplicate raises ``SkillError``; a cross-root
     override never does. A caller that wants strict *severities* but every problem reported (the linter) scans
-    with ``dataclasses.replace(config, strict=False)`` and raises the severity itself. ``jobs`` and ``alongside``:
-    a large root read in several processes, and work done on each directory where it is read (``scan_root``).
+    with ``dataclasses.replace(config, strict=False)`` and raises the severity itself. ``reader``, ``strategy`` and
+    ``visit``: how directories are read, how each root's directory work is mapped, and what sees each directory
+    where it is read (``discovery.io``); the defaults read here, in order.
     """
     scans = [
-        scan_root(root, index, config, overlay, progress, listings, jobs=jobs, alongside=alongside)
+        scan_root(root, index, config, overlay, progress, reader=reader, strategy=strategy, visit=visit)
         for index, root in enumerate(config.roots)
     ]
     return SkillRegistry(config, scans)

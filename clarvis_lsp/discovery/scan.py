@@ -19,25 +19,20 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Generic, TypeVar
 
 from clarvis_lsp.discovery.errors import SkillError
-from clarvis_lsp.discovery.fs import entry_name, is_within, read_regular_file, reason
+from clarvis_lsp.discovery.fs import is_within, reason
+from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, DirectoryVisit, ScanStrategy
+from clarvis_lsp.discovery.resources import collect_resources
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
-from clarvis_lsp.discovery.walk import Listings, file_path, sorted_listing
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill, simple_identity
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
-from clarvis_lsp.parallel import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
 
 _RESOURCE_NAMES = frozenset(RESOURCE_DIRS)
-
-MAX_RESOURCES = 10_000
-"""Resource files listed per skill at most. A skill with ``assets/node_modules`` must not make discovery (and
-every keystroke that re-reads that skill) walk an unbounded tree; no real skill comes near this."""
 
 
 def normalise_overlay(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:
@@ -271,47 +266,25 @@ directories and at the end of each root; an editor shows it while the first scan
 PROGRESS_EVERY = 500
 
 
-T = TypeVar("T")
-
-
-@dataclass
-class AlongsideWork(Generic[T]):
-    """Work a caller wants done on each skill directory where discovery reads it: in a worker process when the
-    scan is spread over processes, so the parse is used where it was made and never sent back (``--check`` runs a
-    SKILL.md's own rules this way). ``compute`` gets each directory's scan and returns something picklable, or
-    None for nothing to keep; ``results`` gathers what it returned, by the SKILL.md's path."""
-
-    compute: Callable[[DirScan], T | None]
-    results: dict[str, T] = field(default_factory=dict)
-    wanted: Callable[[str], bool] = field(default=lambda _skill_md: True)
-    """Whether ``compute`` has work for the SKILL.md at this path. The others are parsed only if something asks
-    (``simple_identity``), as in a scan without alongside work: a pre-commit check of one file in a root of
-    thousands of skills parsed every one of them."""
-    meanwhile: Callable[[], None] | None = None
-    """Other work of the caller, done while worker processes read their shares of the first root spread over
-    processes (``map_in_processes``); with no root spread it is not called, so it must be callable again after
-    the scan without doing anything twice (``parallel.Once``)."""
-
-
 def scan_root(
     root: SkillRoot,
     root_index: int,
     config: SkillConfig,
     overlay: Mapping[Path, str] | None = None,
     progress: ScanProgress | None = None,
-    listings: Listings | None = None,
     *,
-    jobs: int | None = 1,
-    alongside: AlongsideWork[T] | None = None,
+    reader: DirectoryReader = OS_READER,
+    strategy: ScanStrategy = SEQUENTIAL,
+    visit: DirectoryVisit | None = None,
 ) -> RootScan:
-    """Scan ``<root>/*/SKILL.md`` in sorted directory order (``listings``: a check's shared directory listings).
+    """Scan ``<root>/*/SKILL.md`` in sorted directory order.
 
     A missing root, an empty one and a root that is a file contribute nothing and are not errors. An unreadable
     root gives an ``unreadable`` warning. In strict mode the first malformed skill or within-root duplicate (in
-    scan order) raises ``SkillError``.
+    scan order) raises ``SkillError``, and the directories are always read in order, here (``SEQUENTIAL``).
 
-    ``jobs``: processes the directories may be read in (``parallel.process_count``: None for one a core when the
-    root is large enough); a strict scan is always read in one, since it stops at the first problem in order.
+    ``reader`` lists and reads, ``strategy`` maps the directories' work, ``visit`` sees each directory's result
+    where it is read (``discovery.io``). ``progress`` is called from the work, wherever the strategy runs it.
     """
     ov = normalise_overlay(overlay)
     root_warnings: list[DiscoveryWarning] = []
@@ -329,7 +302,7 @@ def scan_root(
             )
             return RootScan(root, root_index, {}, root_warnings)
     try:
-        entries = sorted_listing(root.path, listings)
+        entries = reader.list_sorted(root.path)
     except (FileNotFoundError, NotADirectoryError):
         return RootScan(root, root_index, {}, ())
     except OSError as error:
@@ -338,43 +311,30 @@ def scan_root(
         )
         return RootScan(root, root_index, {}, root_warnings)
 
-    processes = 1 if config.strict else process_count(len(entries), jobs, MIN_SKILLS_PER_PROCESS)
     by_name = {entry.name: entry for entry in entries}
-    parent = os.getpid()
-    read_here = 0  # directories this process read, for the progress (the others read about as many each)
+    total = len(entries)
 
-    def read_share(names: Sequence[str]) -> dict[str, tuple[DirScan | _SentSkill | None, T | None]]:
-        """Each directory's scan and what ``alongside`` made of it. In a worker process a scan travels back in the
-        compact form ``_sent`` gives it."""
-        nonlocal read_here
-        in_child = os.getpid() != parent
-        share: dict[str, tuple[DirScan | _SentSkill | None, T | None]] = {}
+    def read_directories(names: Sequence[str]) -> dict[str, DirScan | None]:
+        read: dict[str, DirScan | None] = {}
         seen: dict[str, SkillInfo] = {}
-        for name in names:
-            if progress is not None and not in_child and read_here % PROGRESS_EVERY == 0:
-                progress(root_index, min(read_here * processes, len(entries)), len(entries))
-            read_here += 1
-            entry = by_name[name]
-            parse_later = alongside is None or not alongside.wanted(os.path.join(entry.path, SKILL_FILE))
-            result = _read_entry(root, root_index, config, entry, ov, listings, parse_later)
-            if config.strict and result is not None and result.skill is not None:  # one process: names in order
+        for done, name in enumerate(names):
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress(root_index, done, total)
+            result = read[name] = _read_entry(root, root_index, config, by_name[name], ov, reader)
+            if result is None:
+                continue
+            if config.strict and result.skill is not None:  # sequential: the names come in order
                 kept = seen.setdefault(result.skill.name, result.skill)
                 if kept is not result.skill:
                     raise _duplicate_error(result.skill, kept)
-            extra = alongside.compute(result) if alongside is not None and result is not None else None
-            share[name] = (_sent(result) if in_child and result is not None else result, extra)
-        return share
+            if visit is not None:
+                visit(result)
+        return read
 
-    dirs: dict[str, DirScan] = {}
-    meanwhile = alongside.meanwhile if alongside is not None else None
-    for name, (received, extra) in map_in_processes(read_share, list(by_name), processes, meanwhile).items():
-        if received is None:
-            continue
-        result = dirs[name] = _received(received, root, root_index, by_name[name].path, listings)
-        if alongside is not None and extra is not None and result.skill is not None:
-            alongside.results[str(result.skill.path)] = extra
+    mapped = (SEQUENTIAL if config.strict else strategy)(read_directories, list(by_name), root, root_index)
+    dirs = {name: result for name, result in mapped.items() if result is not None}
     if progress is not None:
-        progress(root_index, len(entries), len(entries))
+        progress(root_index, total, total)
     return RootScan(root, root_index, dirs, root_warnings)
 
 
@@ -384,8 +344,7 @@ def _read_entry(
     config: SkillConfig,
     entry: os.DirEntry[str],
     overlay: Mapping[str, str],
-    listings: Listings | None,
-    parse_later: bool,
+    reader: DirectoryReader,
 ) -> DirScan | None:
     try:
         is_link = entry.is_symlink()
@@ -401,45 +360,8 @@ def _read_entry(
         is_link=is_link,
         is_dir=is_dir,
         overlay=overlay,
-        listings=listings,
-        parse_later=parse_later,
+        reader=reader,
     )
-
-
-_SentSkill = tuple[str, str, str, tuple[str, ...]]
-"""A directory that holds just a skill, as a worker process sends it: name, description, SKILL.md's text and the
-resources. Plain strings unpickle many times faster than the records and paths they stand for, which the parent
-builds again (``_received``); the document is parsed only if the parent ever asks for it (``UnparsedSkill``)."""
-
-
-def _sent(scan: DirScan) -> DirScan | _SentSkill:
-    skill = scan.skill
-    if skill is None or scan.malformed is not None or scan.warnings:
-        return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
-    return (skill.name, skill.description, skill.parsed.text, skill.resource_paths)
-
-
-def _received(
-    received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str, listings: Listings | None
-) -> DirScan:
-    if isinstance(received, DirScan):
-        return received
-    name, description, text, resources = received
-    skill_md = os.path.join(dir_path, SKILL_FILE)
-    path = file_path(skill_md, listings)
-    skill = _skill_info(root, root_index, path, name, description, UnparsedSkill(path, text), resources)
-    return DirScan(os.path.basename(dir_path), skill=skill)
-
-
-def portable(scan: DirScan) -> DirScan:
-    """``scan`` with its documents replaced by their text (``UnparsedSkill``), as it is sent between processes."""
-    skill = scan.skill
-    if skill is not None and isinstance(skill.parsed, SkillDocument):
-        skill = replace(skill, parsed=UnparsedSkill(skill.parsed.path, skill.parsed.text))
-    malformed = scan.malformed
-    if malformed is not None and isinstance(malformed.parsed, SkillDocument):
-        malformed = replace(malformed, parsed=UnparsedSkill(malformed.parsed.path, malformed.parsed.text))
-    return DirScan(scan.dir_name, skill, malformed, scan.warnings)
 
 
 def read_skill_dir(
@@ -452,14 +374,13 @@ def read_skill_dir(
     is_link: bool,
     is_dir: bool,
     overlay: Mapping[str, str],
-    listings: Listings | None = None,
-    parse_later: bool = True,
+    reader: DirectoryReader = OS_READER,
 ) -> DirScan | None:
     """Read one candidate skill directory; None when it holds nothing to report (a plain file, no SKILL.md).
 
     ``is_link``/``is_dir`` describe the entry itself (``lstat``); ``overlay`` is keyed as ``normalise_overlay``
-    keys it. Raises ``SkillError`` only for a malformed skill in strict mode. ``parse_later``: a plainly simple
-    SKILL.md is not parsed now (``simple_identity``); False when the caller needs every document at once.
+    keys it. Raises ``SkillError`` only for a malformed skill in strict mode. A plainly simple SKILL.md is not
+    parsed now (``simple_identity``): its ``SkillInfo.document`` is parsed when something asks for it.
     """
     follow = config.follow_symlinks
     warnings: list[DiscoveryWarning] = []
@@ -497,7 +418,7 @@ def read_skill_dir(
     entry: os.DirEntry[str] | None = None
     resource_entries: list[os.DirEntry[str]] = []
     try:
-        children = sorted_listing(dir_path, listings)
+        children = reader.list_sorted(dir_path)
         for child in children:
             if child.name == SKILL_FILE:
                 entry = child
@@ -538,14 +459,14 @@ def read_skill_dir(
     if buffer is not None:
         text = strip_bom(buffer)
     else:
-        data, why = read_regular_file(skill_md, follow)
+        data, why = reader.read(skill_md, follow)
         if data is None:
             warnings.append(_warning("unreadable", skill_md, why, root_index))
             return DirScan(dir_name, warnings=tuple(warnings))
         text = decode(data).text
 
-    path = file_path(skill_md, listings)
-    identity = simple_identity(text) if parse_later else None
+    path = reader.path(skill_md)
+    identity = simple_identity(text)
     parsed: SkillDocument | UnparsedSkill
     if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it
         name, description = identity
@@ -564,9 +485,7 @@ def read_skill_dir(
         name, description = found_name, found_description
 
     resources = (
-        _collect_resources(dir_path, resource_entries, follow, warnings, root_index, listings)
-        if resource_entries
-        else ()
+        collect_resources(dir_path, resource_entries, follow, warnings, root_index, reader) if resource_entries else ()
     )
     skill = _skill_info(root, root_index, path, name, description, parsed, resources)
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
@@ -616,145 +535,6 @@ def _problem(document: SkillDocument, name: str | None, description: str | None)
     if description is None:
         return "its frontmatter has no description (a non-empty string is required)"
     return None
-
-
-def _collect_resources(
-    skill_dir: str,
-    present: list[os.DirEntry[str]],
-    follow: bool,
-    warnings: list[DiscoveryWarning],
-    root_index: int,
-    listings: Listings | None = None,
-) -> tuple[str, ...]:
-    """Files under the conventional resource directories, walked depth-first with an explicit stack.
-
-    A directory is a cycle only when it is one of its own ancestors on the current path (compared by
-    ``(st_dev, st_ino)``, starting with the skill directory itself); two links to one directory are two
-    legitimate resource paths and both are listed. Only a symlink can close a cycle, so a directory is compared
-    with its ancestors only when it is a link or lies below one (a real directory reached through a link can be
-    an ancestor), and the ancestors' identities are looked up once each: a tree without links costs its
-    listings and nothing more. ``MAX_RESOURCES`` bounds files and directories alike, so
-    even a tree of links that fans out exponentially stays cheap.
-    """
-    plain = _plain_resources(present, listings) if PLAIN_RESOURCES_FAST_PATH else None
-    if plain is not None:
-        return plain
-    identities: dict[str, tuple[int, int] | None] = {}
-    files: list[str] = []
-    budget = MAX_RESOURCES
-    # Children are pushed in reverse sorted order so they pop in sorted order: files come out sorted by path.
-    # Each entry carries the directories above it (the skill directory first) for the cycle check, and whether
-    # one of them was entered through a link.
-    top: tuple[str, ...] = (skill_dir,)
-    stack: list[tuple[os.DirEntry[str], tuple[str, ...], bool, bool]] = [
-        (entry, top, True, False) for entry in sorted(present, key=entry_name, reverse=True)
-    ]
-    while stack and budget > 0:
-        entry, above, top_level, linked = stack.pop()
-        kind = _resource_kind(entry, follow, above, linked, identities, warnings, root_index)
-        if kind == "file":
-            if not top_level:  # a file named "scripts" is not a resource directory
-                files.append(entry.path)
-                budget -= 1
-            continue
-        if kind != "dir":
-            continue
-        budget -= 1
-        try:
-            listed = sorted_listing(entry.path, listings)
-        except OSError as error:
-            message = f"Resource directory {entry.path} cannot be read: {reason(error)}"
-            warnings.append(_warning("unreadable", entry.path, message, root_index))
-            continue
-        below = (*above, entry.path)
-        below_link = linked or _is_symlink(entry)
-        stack.extend((child, below, False, below_link) for child in reversed(listed))
-    return tuple(files)
-
-
-PLAIN_RESOURCES_FAST_PATH = True
-"""List plainly laid out resources without the general walk (the optimisation differential switches it off)."""
-
-
-def _plain_resources(present: list[os.DirEntry[str]], listings: Listings | None) -> tuple[str, ...] | None:
-    """What ``_collect_resources`` finds when every resource directory is a real directory holding regular files
-    only (no link, no subdirectory) and they number fewer than ``MAX_RESOURCES``: their files in sorted order, with
-    nothing to warn about. None for anything else, which the general walk handles (and reports)."""
-    files: list[str] = []
-    for entry in sorted(present, key=entry_name):
-        if entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
-            return None
-        try:
-            listed = sorted_listing(entry.path, listings)
-        except OSError:
-            return None
-        for child in listed:
-            if child.is_symlink() or not child.is_file(follow_symlinks=False):
-                return None
-            files.append(child.path)
-    if len(files) + len(present) > MAX_RESOURCES:
-        return None
-    return tuple(files)
-
-
-def _resource_kind(
-    entry: os.DirEntry[str],
-    follow: bool,
-    ancestors: tuple[str, ...],
-    below_link: bool,
-    identities: dict[str, tuple[int, int] | None],
-    warnings: list[DiscoveryWarning],
-    root_index: int,
-) -> str:
-    """``file``, ``dir`` or ``skip``.
-
-    Records symlink-ignored and unreadable warnings on the way. Anything but a symlink is answered from the
-    listing alone; with ``follow`` false no link is ever stat'ed, and with it true a directory that is one of
-    its own ancestors (a cycle, through a link) is skipped.
-    """
-    try:
-        is_link = entry.is_symlink()
-    except OSError:  # pragma: no cover - d_type based
-        return "skip"
-    if not is_link:
-        if not entry.is_dir(follow_symlinks=False):
-            return "file" if entry.is_file(follow_symlinks=False) else "skip"
-        if below_link and _is_own_ancestor(_identity(entry.path, identities), ancestors, identities):
-            return "skip"  # reached through a link, this directory is one of its own ancestors
-        return "dir"
-    if not follow:
-        message = f"Resource {entry.path} is a symlink; follow_symlinks is off, so it is not read"
-        warnings.append(_warning("symlink-ignored", entry.path, message, root_index))
-        return "skip"
-    try:
-        info = os.stat(entry.path)
-    except OSError as error:
-        message = f"Resource {entry.path} cannot be read: {reason(error)}"
-        warnings.append(_warning("unreadable", entry.path, message, root_index))
-        return "skip"
-    if stat.S_ISDIR(info.st_mode):
-        if _is_own_ancestor((info.st_dev, info.st_ino), ancestors, identities):
-            return "skip"  # a symlink cycle: this directory contains the link that leads back to it
-        return "dir"
-    return "file" if stat.S_ISREG(info.st_mode) else "skip"
-
-
-def _is_own_ancestor(
-    key: tuple[int, int] | None, ancestors: tuple[str, ...], identities: dict[str, tuple[int, int] | None]
-) -> bool:
-    return key is not None and any(_identity(path, identities) == key for path in ancestors)
-
-
-def _identity(path: str, identities: dict[str, tuple[int, int] | None]) -> tuple[int, int] | None:
-    """A directory's ``(st_dev, st_ino)``, following links (None when it cannot be stat'ed), looked up once."""
-    if path not in identities:
-        try:
-            info = os.stat(path)
-        except OSError:
-            identities[path] = None
-        else:
-            identities[path] = (info.st_dev, info.st_ino)
-    return identities[path]
 
 
 def _is_symlink(entry: os.DirEntry[str]) -> bool:

@@ -92,7 +92,7 @@ def resolve_config(options: AgentSkillsOptions) -> SkillConfig:
     home = os.path.abspath(options.home if options.home is not None else default_home())
     workspace_dir = resolve_workspace_dir(options.workspace, cwd, home)
     if options.workspace is not None:
-        _check_workspace(workspace_dir)
+        check_workspace(workspace_dir)
     roots = tuple(_normalise_root(root, workspace_dir, home) for root in options.roots)
     return SkillConfig(
         home=home,
@@ -103,7 +103,9 @@ def resolve_config(options: AgentSkillsOptions) -> SkillConfig:
     )
 
 
-def _check_workspace(workspace_dir: str) -> None:
+def check_workspace(workspace_dir: str) -> None:
+    """Raise ``StartupError`` unless an explicitly given workspace is an existing directory (seed: an explicit
+    ``workspace`` that does not exist is a start-up error)."""
     try:
         mode = os.stat(workspace_dir).st_mode
     except FileNotFoundError:

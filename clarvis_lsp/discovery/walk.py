@@ -1,5 +1,5 @@
 """The one tree walker and the one exclude matcher every walk uses (the ``--check`` file walk and the search for
-nested workspaces), and the directory listings a ``--check`` shares between its walks and discovery.
+nested workspaces).
 
 Exclude patterns have ``.gitignore`` semantics (``pathspec``'s ``GitIgnoreSpec``): ``fixtures/`` excludes every
 directory named ``fixtures``, ``/fixtures/`` only the top one, ``vendor/**`` everything under ``vendor`` (a
@@ -16,73 +16,19 @@ of order, one too large to compile) matches nothing, as Git ignores a pattern it
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from clarvis_lsp.discovery.fs import entry_name, list_sorted
+from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
 
 if TYPE_CHECKING:
     import re2
 
 SKIPPED_DIRS: frozenset[str] = frozenset({".git", "node_modules", ".venv", "__pycache__"})
-
-
-class Listings:
-    """Directory listings kept for one ``--check``: the search for nested workspaces, the file walk and discovery
-    each list the same skill directories, and each listing is made once (a check reads a snapshot of the tree).
-
-    Only successful listings are kept: a directory that cannot be listed is asked again, so each caller meets
-    the error and reports it its own way. The language server does not use one: its tree changes under it.
-    """
-
-    def __init__(self) -> None:
-        self._sorted: dict[str, list[os.DirEntry[str]]] = {}
-        self._paths: dict[str, Path] = {}
-
-    def path(self, text: str) -> Path:
-        """One ``Path`` for each file a check meets, whichever of discovery and the walk meets it first: a Path costs
-        more to build, print and hash than the rest of a clean SKILL.md's bookkeeping, and both meet every one."""
-        found = self._paths.get(text)
-        if found is None:
-            found = self._paths[text] = Path(text)
-        return found
-
-    def sorted_entries(self, directory: str) -> list[os.DirEntry[str]]:
-        """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
-        entries = self._sorted.get(directory)
-        if entries is None:
-            entries = self._sorted[directory] = list_sorted(directory)
-        return entries
-
-    def lexists(self, path: str) -> bool:
-        """``os.path.lexists(path)`` for a normalised absolute path, answered from its directory's listing when the
-        check has one (a link to a skill's references/ names a file the scan listed): a listed name exists. Any
-        other answer is asked of the file system, which also knows a name written in other case on a file system
-        that ignores case."""
-        entries = self._sorted.get(os.path.dirname(path))
-        if entries is not None:
-            name = os.path.basename(path)
-            index = bisect.bisect_left(entries, name, key=entry_name)
-            if index < len(entries) and entries[index].name == name:
-                return True
-        return os.path.lexists(path)
-
-
-def sorted_listing(directory: str, listings: Listings | None) -> list[os.DirEntry[str]]:
-    """The entries of ``directory`` sorted by name, from a check's shared ``listings`` when there are some (raises
-    ``OSError`` as ``os.scandir`` does)."""
-    return listings.sorted_entries(directory) if listings is not None else list_sorted(directory)
-
-
-def file_path(text: str, listings: Listings | None) -> Path:
-    """The ``Path`` of a file, the one a check's ``listings`` already made when there are some."""
-    return listings.path(text) if listings is not None else Path(text)
 
 
 @dataclass(frozen=True)
@@ -243,14 +189,14 @@ def walk_tree(
     *,
     keep_directory: Callable[[os.DirEntry[str]], bool] | None = None,
     skip_paths: Iterable[str] = (),
-    listings: Listings | None = None,
+    reader: DirectoryReader = OS_READER,
 ) -> Iterator[Directory]:
     """Every directory under ``top`` (``top`` first), depth first in sorted order. Never follows a symlinked
     directory, skips ``SKIPPED_DIRS``, excluded directories, ``skip_paths`` and those ``keep_directory`` rejects,
-    and silently passes over directories it cannot read. ``listings``: a check's shared listings."""
+    and silently passes over directories it cannot read. ``reader`` lists each directory (``discovery.io``)."""
     skipped = set(skip_paths)
     stack: list[tuple[str, str]] = [(top, "")]
-    list_directory = listings.sorted_entries if listings is not None else list_sorted
+    list_directory = reader.list_sorted
     # Without patterns a subdirectory's relative path is never asked for: not built for each.
     patterns = not excludes.empty
     while stack:

@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from clarvis_lsp.discovery.errors import StartupError
+from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
 from clarvis_lsp.discovery.plugins import discover_plugins, effective_enabled_plugins, plugin_skill_roots
 from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.skill_config import SkillRootInput, default_home
-from clarvis_lsp.discovery.walk import Excludes, Listings, walk_tree
+from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.knowledge.layout import WORKSPACE_MARKERS
 
 XCSH_MARKERS: tuple[str, ...] = (".xcsh", ".claude", ".codex", ".gemini", ".agents")
@@ -87,10 +88,10 @@ def find_workspaces(
     home: str | Path | None = None,
     exclude: Iterable[str] | Excludes = (),
     markers: tuple[str, ...] = WORKSPACE_MARKERS,
-    listings: Listings | None = None,
+    reader: DirectoryReader = OS_READER,
 ) -> list[Path]:
-    """Every workspace under ``tree``, ``tree`` itself first, in sorted depth-first order (``listings``: a
-    check's shared directory listings).
+    """Every workspace under ``tree``, ``tree`` itself first, in sorted depth-first order (``reader``: how
+    directories are listed, ``discovery.io``).
 
     ``tree`` is always the first entry (the workspace of the files not inside a nested one) unless it is the
     home directory, which is never listed: its ``.clarvis`` is the personal configuration. The walk skips
@@ -117,7 +118,7 @@ def find_workspaces(
             with_marker.add(os.path.dirname(entry.path))
         return False
 
-    for directory in walk_tree(str(top), excludes, keep_directory=not_a_marker, listings=listings):
+    for directory in walk_tree(str(top), excludes, keep_directory=not_a_marker, reader=reader):
         for entry in directory.files:
             if (
                 entry.name in markers

@@ -13,12 +13,13 @@ import sys
 from pathlib import Path
 
 from clarvis_lsp import __version__
+from clarvis_lsp.batch.memory import bulk_allocation
+from clarvis_lsp.batch.run import discover
 from clarvis_lsp.discovery import SkillRootInput, StartupError, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
 from clarvis_lsp.effective.render import answers_json, display_paths, dumps, format_text, format_why, to_json
 from clarvis_lsp.effective.why import why
-from clarvis_lsp.memory import bulk_allocation
 from clarvis_lsp.project_config import RootSpec, layered, load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
@@ -82,10 +83,8 @@ def workspace_models(args: argparse.Namespace, cwd: Path, home: Path, *, trusted
             home=home,
             explicit_roots=explicit,
             ceiling=ceiling,
-            validate_workspace=args.workspace is not None,
-            jobs=args.jobs,
         )
-        engine.discover_now()
+        discover(engine, jobs=args.jobs)
         models.append(effective_of(engine, trusted=trusted))
     return models
 

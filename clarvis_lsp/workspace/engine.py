@@ -9,9 +9,8 @@ discovery and checking alike.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,8 +31,10 @@ from clarvis_lsp.discovery import (
     workspace_roots,
 )
 from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
-from clarvis_lsp.discovery.scan import AlongsideWork, DirScan, ScanProgress
-from clarvis_lsp.discovery.walk import Excludes, Listings, file_path, walk_tree
+from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
+from clarvis_lsp.discovery.scan import ScanProgress
+from clarvis_lsp.discovery.skills import SkillInfo
+from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.file_kinds import FileKind, file_kind
@@ -65,6 +66,33 @@ MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; 
 CANDIDATE_NAMES = frozenset({"SKILL.md", "settings.json", "plugin.json", "hooks.json", "marketplace.json"})
 
 
+@dataclass(frozen=True)
+class DiscoveryContext:
+    """What discovery reads before the skill roots: the plugins and which are enabled (they add roots), the agents,
+    and the resolved skill configuration to scan."""
+
+    skill_config: SkillConfig
+    plugins: dict[str, PluginInfo]
+    hidden_plugins: tuple[PluginInfo, ...]
+    enabled_plugins: list[str]
+    agents: dict[str, AgentInfo]
+    # What the plugin and agent scans reported (a symlinked or unreadable plugin directory or manifest, a
+    # symlinked agents directory).
+    context_warnings: tuple[DiscoveryWarning, ...] = ()
+
+    def discovered(self, registry: SkillRegistry) -> Discovered:
+        """The whole of discovery, once the skill roots of ``skill_config`` are scanned into ``registry``."""
+        return Discovered(
+            self.skill_config,
+            registry,
+            self.plugins,
+            self.hidden_plugins,
+            self.enabled_plugins,
+            self.agents,
+            self.context_warnings,
+        )
+
+
 @dataclass
 class Discovered:
     """What discovery found for one workspace."""
@@ -75,9 +103,7 @@ class Discovered:
     hidden_plugins: tuple[PluginInfo, ...]
     enabled_plugins: list[str]
     agents: dict[str, AgentInfo]
-    # What the plugin and agent scans reported (a symlinked or unreadable plugin directory or manifest, a
-    # symlinked agents directory).
-    context_warnings: tuple[DiscoveryWarning, ...] = ()
+    context_warnings: tuple[DiscoveryWarning, ...] = ()  # see ``DiscoveryContext``
 
 
 @dataclass(eq=False)
@@ -91,21 +117,15 @@ class WorkspaceEngine:
     overlay: Mapping[Path, str] = field(default_factory=dict)
     """Open editor buffers by path, read-only here: the server owns them and hands in a live read-only view."""
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
-    nested: frozenset[Path] = frozenset()  # nested workspaces, checked on their own
-    validate_workspace: bool = False  # an explicit --workspace must exist (StartupError otherwise)
     ceiling: Path | None = None  # how far up xcsh looks for each source's project root (the folder, the --check path)
     outer_excludes: Excludes | None = None  # the checked tree's exclude patterns, for a nested workspace
     select: tuple[str, ...] = ()  # --select: only these codes or families run
     ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
     unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
-    listings: Listings | None = field(default=None, compare=False, repr=False)  # a --check's shared listings
-    jobs: int | None = 1  # processes a large skill root may be read in (None: one a core when it pays)
-    check_ahead: tuple[str, ...] = ()
-    """Where SKILL.md files have their own findings computed as discovery reads them (``--check``'s targets: a
-    directory as a prefix ending with a separator, a file as its path), in the worker process that parsed them
-    when a root is read in several. ``check_file`` takes them; any left over were never asked for."""
+    reader: DirectoryReader = field(default=OS_READER, repr=False)
+    """How directories are listed and files found (``discovery.io``): the operating system, or a headless run's
+    shared listings."""
     _discovered: Discovered | None = None
-    _ahead: dict[str, list[Diagnostic]] = field(default_factory=dict, repr=False, compare=False)
     _cross: dict[Path, list[Diagnostic]] | None = None
     _marketplace_plugins: frozenset[Path] | None = field(default=None, repr=False)
     _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
@@ -139,24 +159,9 @@ class WorkspaceEngine:
             ceiling=self.ceiling,
         )
 
-    def discover_now(self, meanwhile: Callable[[], None] | None = None) -> None:
-        """Discover unless already done, doing ``meanwhile`` while worker processes read a large root (see
-        ``AlongsideWork.meanwhile``; --check walks the tree then). Raises ``StartupError``."""
-        if self._discovered is None:
-            self._discovered = self.discover(meanwhile=meanwhile)
-
-    def discover(
-        self,
-        progress: ScanProgress | None = None,
-        *,
-        reuse: SkillRegistry | None = None,
-        meanwhile: Callable[[], None] | None = None,
-    ) -> Discovered:
-        """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration.
-
-        ``reuse``: a registry from before a settings, plugin or agent edit. Its root scans are kept for every root
-        that is still configured, so such an edit reads the plugins, settings and agents again (a handful of
-        small files) but no skill root that did not change. ``meanwhile``: see ``discover_now``."""
+    def discovery_context(self) -> DiscoveryContext:
+        """Read what discovery needs before the skill roots: the plugins, which are enabled, the agents, and the
+        roots (plugin skills below the standalone ones). Raises ``StartupError`` for an invalid configuration."""
         follow = self.config.follow_symlinks
         include_user = self.config.include_user
         plugin_scan = scan_plugins(
@@ -169,7 +174,6 @@ class WorkspaceEngine:
         skill_config = resolve_config(
             AgentSkillsOptions(
                 roots=roots,
-                workspace=str(self.directory) if self.validate_workspace else None,
                 cwd=str(self.directory),
                 home=str(self.home),
                 # Discovery never raises here: strict mode turns the findings into errors instead, so a CI run
@@ -189,42 +193,32 @@ class WorkspaceEngine:
             overlay=self.overlay,
             warnings=context_warnings,
         )
-        if reuse is not None:
-            registry = reuse.with_roots(skill_config, self.overlay)
-        else:
-            alongside = (
-                AlongsideWork(
-                    partial(self._own_findings_ahead, agents),
-                    meanwhile=meanwhile,
-                    wanted=self._checks_ahead,
-                )
-                if self.check_ahead or meanwhile is not None
-                else None
-            )
-            registry = discover_skills(
-                skill_config,
-                overlay=self.overlay,
-                progress=progress,
-                listings=self.listings,
-                jobs=self.jobs,
-                alongside=alongside,
-            )
-            if alongside is not None:
-                self._ahead = alongside.results
-        return Discovered(
-            skill_config,
-            registry,
-            plugin_scan.plugins,
-            plugin_scan.hidden,
-            enabled,
-            agents,
-            tuple(context_warnings),
+        return DiscoveryContext(
+            skill_config, plugin_scan.plugins, plugin_scan.hidden, enabled, agents, tuple(context_warnings)
         )
+
+    def discover(self, progress: ScanProgress | None = None, *, reuse: SkillRegistry | None = None) -> Discovered:
+        """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration.
+
+        ``reuse``: a registry from before a settings, plugin or agent edit. Its root scans are kept for every root
+        that is still configured, so such an edit reads the plugins, settings and agents again (a handful of
+        small files) but no skill root that did not change."""
+        context = self.discovery_context()
+        if reuse is not None:
+            return context.discovered(reuse.with_roots(context.skill_config, self.overlay))
+        registry = discover_skills(context.skill_config, overlay=self.overlay, progress=progress, reader=self.reader)
+        return context.discovered(registry)
+
+    def set_discovered(self, discovered: Discovered) -> None:
+        """Take a discovery a caller made from ``discovery_context`` with its own way of scanning the skill roots
+        (a headless run spreads a large root over processes)."""
+        self._discovered = discovered
+        self._cross = None
 
     def detached(self) -> WorkspaceEngine:
         """A copy with its own snapshot of the open buffers and no discovery yet. A worker thread may ``warm`` it
         while this engine keeps serving; ``adopt`` then takes the result (both on the engine's own thread)."""
-        return replace(self, overlay=dict(self.overlay), unreadable={}, _discovered=None, _cross=None, _ahead={})
+        return replace(self, overlay=dict(self.overlay), unreadable={}, _discovered=None, _cross=None)
 
     def warm(self, progress: ScanProgress | None = None) -> None:
         """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop)."""
@@ -238,7 +232,6 @@ class WorkspaceEngine:
     def invalidate(self) -> None:
         self._discovered = None
         self._cross = None
-        self._ahead = {}
         self._marketplace_plugins = None
 
     # -- files -------------------------------------------------------------------------------------------------
@@ -264,9 +257,10 @@ class WorkspaceEngine:
             )
         return self._marketplace_plugins
 
-    def files(self, under: Path | None = None) -> Iterator[Path]:
-        """Every recognised file under the workspace (or ``under`` it), skipping nested workspaces and what the
-        ``exclude`` patterns exclude (``.gitignore`` semantics, relative to the workspace).
+    def files(self, under: Path | None = None, *, nested: Iterable[Path] = ()) -> Iterator[Path]:
+        """Every recognised file under the workspace (or ``under`` it), skipping the ``nested`` workspaces (checked
+        on their own) and what the ``exclude`` patterns exclude (``.gitignore`` semantics, relative to the
+        workspace).
 
         Works on strings and builds a ``Path`` only for the files it yields: the walk visits every entry of the
         tree, and pathlib objects per entry were a large part of a check's time.
@@ -278,11 +272,11 @@ class WorkspaceEngine:
         top = str(under or self.directory)
         prefix = "" if top == base else os.path.relpath(top, base).replace(os.sep, "/")
         # The home directory's .clarvis is the personal configuration, never workspace files.
-        skipped = [str(path) for path in self.nested] + [str(self.home)]
+        skipped = [str(path) for path in nested] + [str(self.home)]
         follow = self.config.follow_symlinks
         excludes = excludes.below(prefix)
         no_patterns = excludes.empty
-        for directory in walk_tree(top, excludes, skip_paths=skipped, listings=self.listings):
+        for directory in walk_tree(top, excludes, skip_paths=skipped, reader=self.reader):
             # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (file_kinds.py):
             # elsewhere it is skipped before a stat and a Path are spent on it.
             in_agents = os.path.basename(directory.path) == "agents"
@@ -301,7 +295,7 @@ class WorkspaceEngine:
                 except OSError:
                     continue
                 if is_file or is_special:
-                    path = file_path(entry.path, self.listings)
+                    path = self.reader.path(entry.path)
                     if self.kind_of(path) is not None:
                         yield path
 
@@ -377,9 +371,6 @@ class WorkspaceEngine:
     def _check_file(self, path: Path) -> list[Diagnostic]:
         kind = self.kind_of(path)
         if kind is FileKind.SKILL:
-            ahead = self._ahead.pop(str(path), None) if self._ahead else None
-            if ahead is not None:
-                return ahead
             parsed = self.skill_document(path)
             if parsed is None:
                 return []
@@ -408,12 +399,8 @@ class WorkspaceEngine:
             return findings.items
         return []
 
-    def checked_ahead(self, path: Path) -> bool:
-        """Whether the file's own findings were computed during discovery (``check_ahead``) and not taken yet."""
-        return str(path) in self._ahead
-
     def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
-        context = SkillContext(agents, self.listings.lexists) if self.listings is not None else SkillContext(agents)
+        context = SkillContext(agents, self.reader.lexists)
         steps = self._enabled_skill_steps()
         run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
 
@@ -423,16 +410,9 @@ class WorkspaceEngine:
             self._skill_steps = enabled_steps(runner.SKILL_RULES, self.is_enabled)
         return self._skill_steps
 
-    def _checks_ahead(self, skill_md: str) -> bool:
-        """Whether the SKILL.md at this path has its own findings computed as discovery reads it (``check_ahead``)."""
-        return skill_md.startswith(self.check_ahead)
-
-    def _own_findings_ahead(self, agents: Mapping[str, AgentInfo], scan: DirScan) -> list[Diagnostic] | None:
-        """A SKILL.md's own findings (``check_file``'s), computed where discovery parsed it; None for a file not in
-        ``check_ahead`` or held in an editor buffer (which ``read`` may refuse)."""
-        skill = scan.skill
-        if skill is None or not self._checks_ahead(str(skill.path)) or skill.path in self.overlay:
-            return None
+    def skill_findings(self, skill: SkillInfo, agents: Mapping[str, AgentInfo]) -> list[Diagnostic]:
+        """A loaded SKILL.md's own findings (``check_file``'s) from the copy discovery read, with ``agents`` the
+        discovered ones: a headless run computes them where discovery parsed the file (``batch.ahead``)."""
         document = skill.document
         findings = Findings(skill.path)
         if "\ufffd" in document.text:  # decoding replaced something: the bytes give the encoding findings

@@ -22,17 +22,18 @@ from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 
-from clarvis_lsp.check import CheckRequest, check_paths
-from clarvis_lsp.discovery import fs, scan, walk
+from clarvis_lsp.batch.ahead import CheckAhead
+from clarvis_lsp.batch.listings import Listings
+from clarvis_lsp.batch.memory import paused_collector
+from clarvis_lsp.batch.run import CheckRequest, check_paths
+from clarvis_lsp.discovery import fs, resources, scan
+from clarvis_lsp.discovery.scan import DirScan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents import text
-from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.rules import skill_links
-from clarvis_lsp.workspace import engine
 
 ROOTS = (".clarvis/skills", ".agents/skills")
 BODIES = (
@@ -86,7 +87,7 @@ def _report(ws: Path, home: Path, **overrides: object) -> list[tuple[str, str, i
 @contextlib.contextmanager
 def _without_shared_listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as patch:
-        patch.setattr(walk.Listings, "sorted_entries", lambda self, directory: fs.list_sorted(directory))
+        patch.setattr(Listings, "list_sorted", lambda self, directory: fs.list_sorted(directory))
         yield
 
 
@@ -119,7 +120,7 @@ def _eager_line_index(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @contextlib.contextmanager
 def _checked_after_discovery(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as patch:
-        patch.setattr(engine.WorkspaceEngine, "_own_findings_ahead", lambda self, agents, scan: None)
+        patch.setattr(CheckAhead, "__call__", lambda self, scan: None)
         yield
 
 
@@ -136,7 +137,7 @@ SWITCHES = {
     "checked where discovery reads it": _checked_after_discovery,
     "simple frontmatter read without a parse": _flag_off(skill_document, "SIMPLE_IDENTITY"),
     "simple frontmatter composed without libyaml": _flag_off(skill_document, "SIMPLE_COMPOSE"),
-    "plain resources listed without the walk": _flag_off(scan, "PLAIN_RESOURCES_FAST_PATH"),
+    "plain resources listed without the walk": _flag_off(resources, "PLAIN_RESOURCES_FAST_PATH"),
 }
 
 
@@ -202,14 +203,15 @@ def test_the_split_by_string_search_matches_the_line_index(monkeypatch: pytest.M
 def _every_skill_parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Discovery parses every skill it reads when it runs a check's rules alongside, as it did before a check of
     some files left the others to be parsed when asked."""
+    visit = CheckAhead.__call__
 
-    class EveryOne(scan.AlongsideWork):  # type: ignore[type-arg]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.wanted = lambda _skill_md: True
+    def parse_every_one(self: CheckAhead, scan: DirScan) -> None:
+        if scan.skill is not None:
+            scan.skill.document  # noqa: B018 - the property parses the document
+        visit(self, scan)
 
     with monkeypatch.context() as patch:
-        patch.setattr(engine, "AlongsideWork", EveryOne)
+        patch.setattr(CheckAhead, "__call__", parse_every_one)
         yield
 
 
@@ -228,6 +230,7 @@ def test_a_check_of_some_files_parses_only_those_and_finds_the_same(
         return parse(path, source)
 
     monkeypatch.setattr(scan, "parse_skill", counted)
+    monkeypatch.setattr(skill_document, "parse_skill", counted)  # a document parsed on first use
 
     def report() -> tuple[list[tuple[str, str, int, int, str]], int]:
         parsed.clear()

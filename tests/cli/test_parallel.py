@@ -1,6 +1,6 @@
 """``--check`` spread over several processes reports exactly what one process reports (issue: speed).
 
-The per-file work of a large tree runs in forked children (``clarvis_lsp.parallel``); their findings come back
+The per-file work of a large tree runs in forked children (``clarvis_lsp.batch.processes``); their findings come back
 through a pipe. Checked here: the same findings in the same order, fixes and related locations included, for one
 process and for several, on the corpus of the optimisation differential; and a child that dies loses nothing.
 """
@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from test_optimisations import _corpus
 
-from clarvis_lsp import parallel
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch import processes as parallel
+from clarvis_lsp.batch.plan import Plan
+from clarvis_lsp.batch.run import CheckRequest, check_paths, discover
 from clarvis_lsp.cli import main
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.project_config import layered, load_project_config
@@ -115,22 +116,24 @@ def test_jobs_is_checked_on_the_command_line(capsys: pytest.CaptureFixture[str])
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_skill_is_checked_where_discovery_reads_it(tmp_path: Path, jobs: int) -> None:
-    """``--check`` runs a SKILL.md's own rules in the process that parsed it during discovery (``check_ahead``);
+    """``--check`` runs a SKILL.md's own rules in the process that parsed it during discovery (``batch.ahead``);
     the findings are those of a check after discovery, and they are really the ones used."""
     ws, home = _corpus(tmp_path, 1)
     skill_files = sorted(ws.glob(".clarvis/skills/*/SKILL.md")) + sorted(ws.glob(".agents/skills/*/SKILL.md"))
     assert len(skill_files) > 10
 
     config = layered(load_project_config(ws).config, {})
-    ahead = WorkspaceEngine(ws, config, home, jobs=jobs, check_ahead=tuple(str(path) for path in skill_files))
+    engine = WorkspaceEngine(ws, config, home)
+    plan = Plan(CheckRequest(paths=[str(ws)], cwd=ws, home=home, jobs=jobs))
+    ahead = discover(engine, jobs=jobs, plan=plan)  # discovery runs the rules of the checked files
     after = WorkspaceEngine(ws, config, home)
-    registry = ahead.discovered.registry  # discovery runs the rules of check_ahead's files
+    registry = engine.discovered.registry
     read_as_skills = {skill.path for skill in registry.all_skills()}
     read_as_skills |= {item.path for item in registry.skipped if item.skill is not None}  # within-root duplicates
     read_as_skills &= set(skill_files)  # not the personal or the plugin's skills
     assert 10 < len(read_as_skills) < len(skill_files)  # the rest are malformed: checked after discovery
-    assert {path for path in skill_files if ahead.checked_ahead(path)} == read_as_skills
+    assert {path for path in skill_files if ahead.pending(path)} == read_as_skills
     for path in skill_files:
-        assert ahead.check_file(path) == after.check_file(path)
-        assert not ahead.checked_ahead(path)  # taken by check_file, so a later check reads the file again
+        assert ahead.own_findings(path) == after.check_file(path)
+        assert not ahead.pending(path)  # taken, so a later check reads the file again
     assert any(after.check_file(path) for path in skill_files)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clarvis_lsp.check import check_text
 from clarvis_lsp.findings import Diagnostic
+from clarvis_lsp.workspace.findings import check_text
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden" / "structural.json"

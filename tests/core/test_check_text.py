@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clarvis_lsp.check import CheckRequest, check_paths, check_text
+from clarvis_lsp.batch.run import CheckRequest, check_paths
+from clarvis_lsp.workspace.findings import check_text
 
 
 def _tree(tmp_path: Path) -> tuple[Path, Path, Path]:

@@ -1,11 +1,11 @@
 """A skill root read in several processes gives the registry one process gives (issue: speed).
 
-``scan_root(..., jobs=N)`` reads a share of the skill directories in each forked child; a child sends each
+A headless run's ``SpreadScan`` strategy reads a share of the skill directories in each forked child; a child sends each
 directory back in a compact form and the parent rebuilds the records, the documents parsed again only if asked
 for. Checked here on a root with everything discovery reports (within-root duplicates, malformed and unreadable
 SKILL.md files, symlinked directories, resources with a cycle): the same names, winners, paths, skipped copies,
-warnings, resources and parsed documents, and work done alongside the scan (``AlongsideWork``) that arrives from
-the children; and the same registry when plainly simple frontmatter is read without a parse.
+warnings, resources and parsed documents, and what a ``DirectoryVisit`` computed that arrives from the
+children; and the same registry when plainly simple frontmatter is read without a parse.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp import parallel
+from clarvis_lsp.batch import processes as parallel
+from clarvis_lsp.batch.spread import SpreadScan
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillConfig,
@@ -27,7 +28,8 @@ from clarvis_lsp.discovery import (
     discover_skills,
     resolve_config,
 )
-from clarvis_lsp.discovery.scan import AlongsideWork, DirScan
+from clarvis_lsp.discovery.io import OS_READER
+from clarvis_lsp.discovery.scan import DirScan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.skill import UnparsedSkill
 
@@ -83,7 +85,7 @@ def test_a_root_read_in_several_processes_gives_the_same_registry(discovery_tree
     alone = discover_skills(config)
     assert alone.warnings and alone.skipped  # the root really has problems to report
     for jobs in (2, 3):
-        spread = discover_skills(config, jobs=jobs)
+        spread = discover_skills(config, strategy=SpreadScan(OS_READER, jobs, {}))
         assert _shape(spread) == _shape(alone)
 
 
@@ -92,13 +94,13 @@ def test_the_same_registry_when_the_files_can_be_read(discovery_tree: Any) -> No
     root, config = _root(discovery_tree)
     (root / "unreadable" / "SKILL.md").chmod(0o644)
     alone = discover_skills(config)
-    spread = discover_skills(config, jobs=2)
+    spread = discover_skills(config, strategy=SpreadScan(OS_READER, 2, {}))
     assert _shape(spread) == _shape(alone)
 
 
 def test_copies_read_in_a_child_arrive_as_text_and_parse_on_first_use(discovery_tree: Any) -> None:
     _root_path, config = _root(discovery_tree)
-    spread = discover_skills(config, jobs=2)
+    spread = discover_skills(config, strategy=SpreadScan(OS_READER, 2, {}))
     arrived = [skill for skill in spread.all_skills() if isinstance(skill.parsed, UnparsedSkill)]
     assert arrived, "the second share, read in a child, comes back as text"
     skill = arrived[0]
@@ -107,22 +109,22 @@ def test_copies_read_in_a_child_arrive_as_text_and_parse_on_first_use(discovery_
     assert skill.parsed is document  # parsed once, then kept
 
 
-def test_work_alongside_the_scan_comes_back_from_every_process(discovery_tree: Any) -> None:
+def test_what_a_visit_computed_comes_back_from_every_process(discovery_tree: Any) -> None:
     _root_path, config = _root(discovery_tree)
     parent = os.getpid()
 
-    def where_and_what(scan: DirScan) -> tuple[bool, str] | None:
-        if scan.skill is None:
-            return None
-        return os.getpid() == parent, scan.skill.document.entries[0].key
+    computed: dict[str, tuple[bool, str]] = {}
 
-    work: AlongsideWork[tuple[bool, str]] = AlongsideWork(where_and_what)
-    registry = discover_skills(config, jobs=2, alongside=work)
+    def where_and_what(scan: DirScan) -> None:
+        if scan.skill is not None:
+            computed[str(scan.skill.path)] = (os.getpid() == parent, scan.skill.document.entries[0].key)
+
+    registry = discover_skills(config, strategy=SpreadScan(OS_READER, 2, computed), visit=where_and_what)
     loaded = {str(skill.path) for skill in registry.all_skills()}
     duplicates = {str(item.path) for item in registry.skipped if item.skill is not None}
-    assert set(work.results) == loaded | duplicates
-    assert {in_parent for in_parent, _key in work.results.values()} == {True, False}
-    assert {key for _in_parent, key in work.results.values()} == {"name"}
+    assert set(computed) == loaded | duplicates
+    assert {in_parent for in_parent, _key in computed.values()} == {True, False}
+    assert {key for _in_parent, key in computed.values()} == {"name"}
 
 
 def test_a_strict_scan_reads_in_one_process_and_stops_at_the_first_problem(discovery_tree: Any) -> None:
@@ -135,7 +137,7 @@ def test_a_strict_scan_reads_in_one_process_and_stops_at_the_first_problem(disco
     with pytest.raises(Exception) as one:
         discover_skills(config)
     with pytest.raises(Exception) as several:
-        discover_skills(config, jobs=3)
+        discover_skills(config, strategy=SpreadScan(OS_READER, 3, {}))
     assert str(several.value) == str(one.value)
     assert "skill-3" in str(one.value) and "skill-7" in str(one.value)
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-import clarvis_lsp.discovery.scan as scan_module
+import clarvis_lsp.discovery.io as io_module
+import clarvis_lsp.discovery.resources as resources_module
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillRegistry,
@@ -110,14 +111,14 @@ def test_skill_md_vanishing_between_listing_and_reading(discovery_tree: Any, mon
     root = discovery_tree.ws_clarvis
     gone = discovery_tree.skill(root, "gone")
     discovery_tree.skill(root, "stays")
-    real_read = read_regular_file  # the function scan uses, patched there below
+    real_read = read_regular_file  # the function the OS reader uses, patched there below
 
     def vanish_then_read(target: str, follow: bool) -> tuple[bytes | None, str]:
         if target == str(gone):
             os.unlink(target)
         return real_read(target, follow)
 
-    monkeypatch.setattr(scan_module, "read_regular_file", vanish_then_read)
+    monkeypatch.setattr(io_module, "read_regular_file", vanish_then_read)
     registry = discover(discovery_tree, root, strict=True)
     assert registry.names() == ["stays"]
     (warning,) = registry.warnings
@@ -208,7 +209,7 @@ def test_resources_are_capped(discovery_tree: Any, monkeypatch: pytest.MonkeyPat
     path = discovery_tree.skill(discovery_tree.ws_clarvis, "many")
     for index in range(10):
         discovery_tree.file(path.parent / "assets" / f"{index}.bin")
-    monkeypatch.setattr(scan_module, "MAX_RESOURCES", 4)
+    monkeypatch.setattr(resources_module, "MAX_RESOURCES", 4)
     skill = discover(discovery_tree, discovery_tree.ws_clarvis).winner("many")
     assert skill is not None and len(skill.resources) <= 4
 
@@ -224,6 +225,6 @@ def test_resource_link_fan_out_stays_bounded(discovery_tree: Any, monkeypatch: p
         (upper / "l").symlink_to(lower, target_is_directory=True)
         (upper / "r").symlink_to(lower, target_is_directory=True)
     (path.parent / "assets").symlink_to(levels[0], target_is_directory=True)
-    monkeypatch.setattr(scan_module, "MAX_RESOURCES", 500)
+    monkeypatch.setattr(resources_module, "MAX_RESOURCES", 500)
     skill = discover(discovery_tree, discovery_tree.ws_clarvis).winner("fan")
     assert skill is not None and 0 < len(skill.resources) <= 500

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import clarvis_lsp.discovery.fs as fs_module
-import clarvis_lsp.discovery.scan as scan_module
+import clarvis_lsp.discovery.io as io_module
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillRegistry,
@@ -232,7 +232,7 @@ def test_skill_md_swapped_for_a_symlink_after_listing_is_refused(
             path.symlink_to(secret)
         return real_read(target, follow)
 
-    monkeypatch.setattr(scan_module, "read_regular_file", swap_then_read)
+    monkeypatch.setattr(io_module, "read_regular_file", swap_then_read)
     registry = discover(discovery_tree, root, follow=False)
     assert registry.names() == []
     assert [w.kind for w in registry.warnings] == ["unreadable"]

@@ -12,9 +12,9 @@ from types import MappingProxyType
 
 import pytest
 
-from clarvis_lsp.check import file_findings
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.findings import file_findings
 
 SKILL = "---\nname: {name}\ndescription: Does {name} things.\n{extra}---\nBody.\n"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.schema_docs import validator
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from clarvis_lsp.discovery.walk import Listings
+from clarvis_lsp.batch.listings import Listings
 
 
 def test_a_listed_directory_answers_as_the_file_system_does(tmp_path: Path) -> None:
@@ -15,7 +15,7 @@ def test_a_listed_directory_answers_as_the_file_system_does(tmp_path: Path) -> N
     (references / "guide.md").write_text("x", encoding="utf-8")
     (references / "dangling").symlink_to(tmp_path / "nowhere")
     listings = Listings()
-    listings.sorted_entries(str(references))
+    listings.list_sorted(str(references))
     (references / "added-after.md").write_text("x", encoding="utf-8")  # not in the listing: the disk is asked
     for name in ("guide.md", "dangling", "added-after.md", "missing.md", "Guide.md", "a", "zzz"):
         path = str(references / name)

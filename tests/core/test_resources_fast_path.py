@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.discovery import AgentSkillsOptions, SkillRootInput, discover_skills, resolve_config, scan
+from clarvis_lsp.discovery import AgentSkillsOptions, SkillRootInput, discover_skills, resolve_config, resources
+from clarvis_lsp.discovery.io import OS_READER
 
 
 def _layouts(root: Path, tree: Any) -> None:
@@ -65,11 +66,11 @@ def test_the_fast_path_lists_what_the_walk_lists(
 ) -> None:
     root = discovery_tree.ws_clarvis
     _layouts(root, discovery_tree)
-    monkeypatch.setattr(scan, "MAX_RESOURCES", 8)  # "many" holds more than that, "plain" fewer
+    monkeypatch.setattr(resources, "MAX_RESOURCES", 8)  # "many" holds more than that, "plain" fewer
     try:
         fast = _discovered(root, discovery_tree.ws, follow)
         with monkeypatch.context() as patch:
-            patch.setattr(scan, "PLAIN_RESOURCES_FAST_PATH", False)
+            patch.setattr(resources, "PLAIN_RESOURCES_FAST_PATH", False)
             walked = _discovered(root, discovery_tree.ws, follow)
     finally:
         (root / "unreadable" / "references").chmod(0o755)
@@ -89,4 +90,4 @@ def test_the_fast_path_answers_for_plain_resources(discovery_tree: Any) -> None:
     (skill_dir / "references").mkdir()
     (skill_dir / "references" / "guide.md").write_text("x", encoding="utf-8")
     present = [entry for entry in os.scandir(skill_dir) if entry.name == "references"]
-    assert scan._plain_resources(present, None) == (str(skill_dir / "references" / "guide.md"),)
+    assert resources._plain_resources(present, OS_READER) == (str(skill_dir / "references" / "guide.md"),)

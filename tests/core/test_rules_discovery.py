@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.check import CheckReport, CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckReport, CheckRequest, check_paths
 from clarvis_lsp.findings import Diagnostic, Range, Related, Severity
 
 # -- helpers ---------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.findings import Range, Severity
 
 

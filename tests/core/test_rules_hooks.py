@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.findings import Diagnostic, Range, Severity
 from clarvis_lsp.fixes import plan_fixes

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.check import CheckReport, CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckReport, CheckRequest, check_paths
 from clarvis_lsp.findings import Diagnostic, Fix, Range, Related, Severity, TextEdit
 from clarvis_lsp.fixes import plan_fixes
 from clarvis_lsp.knowledge import skill as facts

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clarvis_lsp.check import CheckReport, CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckReport, CheckRequest, check_paths
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.findings import Diagnostic, Position, Range, Severity
 from clarvis_lsp.fixes import plan_fixes

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from security_support import SECRET_NAME, SECRET_VALUE, hostile_workspace, serve
 
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.editor.completion import complete
 from clarvis_lsp.editor.hover import hover

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckRequest, check_paths
 
 
 @pytest.mark.parametrize("how", ["dotdot", "absolute", "symlink"])

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.check import CheckRequest, check_paths
+from clarvis_lsp.batch.run import CheckRequest, check_paths
 
 FMT = ("--format", "json")
 SKILL = "---\nname: {name}\ndescription: d\n---\nBody.\n"

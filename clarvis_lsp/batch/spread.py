@@ -1,0 +1,119 @@
+"""A large skill root read in several processes: the ``ScanStrategy`` a headless run gives discovery.
+
+Each forked child reads a share of the root's directories (``processes.map_in_processes``) and sends back what it
+read. A directory that holds just a skill travels in a compact form, plain strings, which unpickle many times faster
+than the records and paths they stand for; the parent builds the records again and parses a document only if
+something asks for it (``UnparsedSkill``). What a ``DirectoryVisit`` computed in the child for a directory (the
+check-ahead's findings, ``batch.ahead``) travels with it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Generic, TypeVar
+
+from clarvis_lsp.batch.processes import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
+from clarvis_lsp.discovery.io import DirectoryReader, DirectoryWork
+from clarvis_lsp.discovery.scan import DirScan
+from clarvis_lsp.discovery.skill_config import SkillRoot
+from clarvis_lsp.discovery.skills import SkillInfo
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
+from clarvis_lsp.knowledge.layout import SKILL_FILE
+
+_SentSkill = tuple[str, str, str, tuple[str, ...]]
+"""A directory that holds just a skill, as a worker process sends it: name, description, SKILL.md's text and the
+resources."""
+
+T = TypeVar("T")
+
+
+class SpreadScan(Generic[T]):
+    """Reads a root large enough to pay for it in ``processes.process_count`` processes (``jobs`` as ``--jobs``
+    gives it; None: one a core when each gets ``MIN_SKILLS_PER_PROCESS`` directories), doing ``meanwhile`` in this
+    process while the children read (the file walk of a ``--check``). ``reader`` is the run's: the records a
+    child sends are rebuilt with its ``path``. ``computed`` is where a visit keeps what it computed for each
+    SKILL.md (by path), which the children's results are merged into."""
+
+    def __init__(
+        self,
+        reader: DirectoryReader,
+        jobs: int | None,
+        computed: dict[str, T],
+        meanwhile: Callable[[], None] | None = None,
+    ) -> None:
+        self._reader = reader
+        self._jobs = jobs
+        self._computed = computed
+        self._meanwhile = meanwhile
+
+    def __call__(
+        self, work: DirectoryWork, names: Sequence[str], root: SkillRoot, root_index: int
+    ) -> dict[str, DirScan | None]:
+        processes = process_count(len(names), self._jobs, MIN_SKILLS_PER_PROCESS)
+        if processes <= 1:
+            return work(names)
+        parent = os.getpid()
+        computed = self._computed
+
+        def share(chunk: Sequence[str]) -> dict[str, tuple[DirScan | _SentSkill | None, T | None]]:
+            read = work(chunk)
+            if os.getpid() == parent:  # this process's own share: nothing travels
+                return {name: (scan, None) for name, scan in read.items()}
+            return {
+                name: (_sent(scan), computed.pop(os.path.join(root.path, name, SKILL_FILE), None))
+                if scan is not None
+                else (None, None)
+                for name, scan in read.items()
+            }
+
+        results: dict[str, DirScan | None] = {}
+        for name, (received, extra) in map_in_processes(share, names, processes, self._meanwhile).items():
+            if received is None:
+                results[name] = None
+                continue
+            scan = results[name] = _received(received, root, root_index, os.path.join(root.path, name), self._reader)
+            if extra is not None and scan.skill is not None:
+                computed[str(scan.skill.path)] = extra
+        return results
+
+
+def _sent(scan: DirScan) -> DirScan | _SentSkill:
+    skill = scan.skill
+    if skill is None or scan.malformed is not None or scan.warnings:
+        return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
+    return (skill.name, skill.description, skill.parsed.text, skill.resource_paths)
+
+
+def _received(
+    received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str, reader: DirectoryReader
+) -> DirScan:
+    if isinstance(received, DirScan):
+        return received
+    name, description, text, resources = received
+    path = reader.path(os.path.join(dir_path, SKILL_FILE))
+    skill = SkillInfo(
+        name=name,
+        description=description,
+        path=path,
+        directory=path.parent,
+        root=root,
+        root_index=root_index,
+        scope=root.scope,
+        source=root.source,
+        parsed=UnparsedSkill(path, text),
+        resource_paths=resources,
+    )
+    return DirScan(os.path.basename(dir_path), skill=skill)
+
+
+def portable(scan: DirScan) -> DirScan:
+    """``scan`` with its documents replaced by their text (``UnparsedSkill``), as it is sent between processes."""
+    skill = scan.skill
+    if skill is not None and isinstance(skill.parsed, SkillDocument):
+        skill = replace(skill, parsed=UnparsedSkill(skill.parsed.path, skill.parsed.text))
+    malformed = scan.malformed
+    if malformed is not None and isinstance(malformed.parsed, SkillDocument):
+        malformed = replace(malformed, parsed=UnparsedSkill(malformed.parsed.path, malformed.parsed.text))
+    return DirScan(scan.dir_name, skill, malformed, scan.warnings)

@@ -1,0 +1,94 @@
+"""How discovery reads the file system and spreads its work: two small abstractions with plain defaults.
+
+Discovery is the seed's algorithm (SPEC §2): list each root in sorted order, read each directory's SKILL.md and
+resources, keep the first copy of each name. What differs between callers is *how* directories are read and *how*
+the per-directory work is mapped, never *what* is decided:
+
+- a ``DirectoryReader`` lists, tests and reads (``OS_READER``: the operating system, what the language server and the
+  library use; a headless run passes a reader that lists each directory once for all of its walks);
+- a ``ScanStrategy`` maps the work of reading a root's directories over their names (``SEQUENTIAL``: here, in
+  order; a headless run may spread a large root over processes);
+- a ``DirectoryVisit`` is called with each directory's result where it was read, for work a caller wants done on
+  the parse while it is fresh.
+
+Nothing here knows about processes, pickling or rules; those live with the callers that need them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from clarvis_lsp.discovery.fs import list_sorted, read_regular_file
+
+if TYPE_CHECKING:
+    from clarvis_lsp.discovery.scan import DirScan
+    from clarvis_lsp.discovery.skill_config import SkillRoot
+
+
+class DirectoryReader(Protocol):
+    """What discovery asks of the file system. Every path is a normalised absolute path string."""
+
+    def list_sorted(self, directory: str) -> list[os.DirEntry[str]]:
+        """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
+        ...
+
+    def lexists(self, path: str) -> bool:
+        """``os.path.lexists(path)``: a broken symlink exists."""
+        ...
+
+    def read(self, path: str, follow_symlinks: bool) -> tuple[bytes | None, str]:
+        """A regular file's bytes, or None and why (``fs.read_regular_file``)."""
+        ...
+
+    def path(self, text: str) -> Path:
+        """The ``Path`` of a file discovery reports."""
+        ...
+
+
+class OsReader:
+    """The operating system, asked every time: a tree that changes under the reader (an editor's) is read as it is."""
+
+    __slots__ = ()
+
+    def list_sorted(self, directory: str) -> list[os.DirEntry[str]]:
+        return list_sorted(directory)
+
+    def lexists(self, path: str) -> bool:
+        return os.path.lexists(path)
+
+    def read(self, path: str, follow_symlinks: bool) -> tuple[bytes | None, str]:
+        return read_regular_file(path, follow_symlinks)
+
+    def path(self, text: str) -> Path:
+        return Path(text)
+
+
+OS_READER: DirectoryReader = OsReader()
+
+DirectoryWork = Callable[[Sequence[str]], "dict[str, DirScan | None]"]
+"""Reads the named directories of one root and returns each one's result (None: nothing there to report)."""
+
+DirectoryVisit = Callable[["DirScan"], None]
+"""Called with each directory's result where it is read (in the order of the root's listing within one worker)."""
+
+
+class ScanStrategy(Protocol):
+    """Maps a root's directory work over its directory names; the results must be what ``work(names)`` returns."""
+
+    def __call__(
+        self, work: DirectoryWork, names: Sequence[str], root: SkillRoot, root_index: int
+    ) -> dict[str, DirScan | None]: ...
+
+
+def sequential(
+    work: DirectoryWork, names: Sequence[str], root: SkillRoot, root_index: int
+) -> dict[str, DirScan | None]:
+    """Every directory here, in order: the seed's algorithm as written, and what a strict scan always uses (it stops
+    at the first problem in order)."""
+    return work(names)
+
+
+SEQUENTIAL: ScanStrategy = sequential
