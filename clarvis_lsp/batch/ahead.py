@@ -33,6 +33,9 @@ class CheckAhead:
         """The agents discovery found before the skill roots, which one SKILL.md rule reads."""
         self._agents = agents
 
+    def reads_document(self, skill_md: str) -> bool:
+        return skill_md.startswith(self._prefixes)
+
     def __call__(self, scan: DirScan) -> None:
         skill = scan.skill
         if skill is None or not str(skill.path).startswith(self._prefixes) or skill.path in self._engine.overlay:

@@ -71,8 +71,16 @@ OS_READER: DirectoryReader = OsReader()
 DirectoryWork = Callable[[Sequence[str]], "dict[str, DirScan | None]"]
 """Reads the named directories of one root and returns each one's result (None: nothing there to report)."""
 
-DirectoryVisit = Callable[["DirScan"], None]
-"""Called with each directory's result where it is read (in the order of the root's listing within one worker)."""
+
+class DirectoryVisit(Protocol):
+    """Sees each directory's result where it is read (in the order of the root's listing within one worker)."""
+
+    def reads_document(self, skill_md: str) -> bool:
+        """Whether the visit will read the document of the SKILL.md at this path: it is then parsed as it is read,
+        rather than after a quick look at its name and description (``simple_identity``) that would be wasted."""
+        ...
+
+    def __call__(self, scan: DirScan) -> None: ...
 
 
 class ScanStrategy(Protocol):

@@ -320,7 +320,9 @@ def scan_root(
         for done, name in enumerate(names):
             if progress is not None and done % PROGRESS_EVERY == 0:
                 progress(root_index, done, total)
-            result = read[name] = _read_entry(root, root_index, config, by_name[name], ov, reader)
+            entry = by_name[name]
+            parse_now = visit is not None and visit.reads_document(os.path.join(entry.path, SKILL_FILE))
+            result = read[name] = _read_entry(root, root_index, config, entry, ov, reader, parse_now)
             if result is None:
                 continue
             if config.strict and result.skill is not None:  # sequential: the names come in order
@@ -345,6 +347,7 @@ def _read_entry(
     entry: os.DirEntry[str],
     overlay: Mapping[str, str],
     reader: DirectoryReader,
+    parse_now: bool,
 ) -> DirScan | None:
     try:
         is_link = entry.is_symlink()
@@ -361,6 +364,7 @@ def _read_entry(
         is_dir=is_dir,
         overlay=overlay,
         reader=reader,
+        parse_now=parse_now,
     )
 
 
@@ -375,12 +379,13 @@ def read_skill_dir(
     is_dir: bool,
     overlay: Mapping[str, str],
     reader: DirectoryReader = OS_READER,
+    parse_now: bool = False,
 ) -> DirScan | None:
     """Read one candidate skill directory; None when it holds nothing to report (a plain file, no SKILL.md).
 
     ``is_link``/``is_dir`` describe the entry itself (``lstat``); ``overlay`` is keyed as ``normalise_overlay``
-    keys it. Raises ``SkillError`` only for a malformed skill in strict mode. A plainly simple SKILL.md is not
-    parsed now (``simple_identity``): its ``SkillInfo.document`` is parsed when something asks for it.
+    keys it. Raises ``SkillError`` only for a malformed skill in strict mode. Unless ``parse_now``, a plainly
+    simple SKILL.md is not parsed now (``simple_identity``): its ``SkillInfo.document`` is parsed when asked for.
     """
     follow = config.follow_symlinks
     warnings: list[DiscoveryWarning] = []
@@ -466,7 +471,7 @@ def read_skill_dir(
         text = decode(data).text
 
     path = reader.path(skill_md)
-    identity = simple_identity(text)
+    identity = None if parse_now else simple_identity(text)
     parsed: SkillDocument | UnparsedSkill
     if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it
         name, description = identity

@@ -115,11 +115,15 @@ def test_what_a_visit_computed_comes_back_from_every_process(discovery_tree: Any
 
     computed: dict[str, tuple[bool, str]] = {}
 
-    def where_and_what(scan: DirScan) -> None:
-        if scan.skill is not None:
-            computed[str(scan.skill.path)] = (os.getpid() == parent, scan.skill.document.entries[0].key)
+    class WhereAndWhat:
+        def reads_document(self, skill_md: str) -> bool:
+            return True
 
-    registry = discover_skills(config, strategy=SpreadScan(OS_READER, 2, computed), visit=where_and_what)
+        def __call__(self, scan: DirScan) -> None:
+            if scan.skill is not None:
+                computed[str(scan.skill.path)] = (os.getpid() == parent, scan.skill.document.entries[0].key)
+
+    registry = discover_skills(config, strategy=SpreadScan(OS_READER, 2, computed), visit=WhereAndWhat())
     loaded = {str(skill.path) for skill in registry.all_skills()}
     duplicates = {str(item.path) for item in registry.skipped if item.skill is not None}
     assert set(computed) == loaded | duplicates
