@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
         return EXIT_USAGE
     from clarvis_lsp.server import serve  # imported here: the headless paths never load pygls
 
-    return serve(transport)
+    return serve(transport.kind, host=transport.host, port=transport.port, pipe=transport.pipe)
 
 
 def _transport(args: argparse.Namespace) -> Transport | None:

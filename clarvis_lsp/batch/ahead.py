@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from clarvis_lsp.discovery import AgentInfo
-from clarvis_lsp.discovery.scan import DirScan
+from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 

@@ -16,15 +16,14 @@ from typing import Generic, TypeVar
 
 from clarvis_lsp.batch.processes import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
 from clarvis_lsp.discovery.io import DirectoryReader, DirectoryWork
-from clarvis_lsp.discovery.scan import DirScan
 from clarvis_lsp.discovery.skill_config import SkillRoot
-from clarvis_lsp.discovery.skills import SkillInfo
+from clarvis_lsp.discovery.skills import DirScan, SkillInfo
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 
-_SentSkill = tuple[str, str, str, tuple[str, ...]]
-"""A directory that holds just a skill, as a worker process sends it: name, description, SKILL.md's text and the
-resources."""
+_SentSkill = tuple[str, str, "str | bytes", tuple[str, ...]]
+"""A directory that holds just a skill, as a worker process sends it: name, description, SKILL.md's content (its
+bytes when they decode cleanly, ``UnparsedSkill``) and the resources."""
 
 T = TypeVar("T")
 
@@ -83,7 +82,9 @@ def _sent(scan: DirScan) -> DirScan | _SentSkill:
     skill = scan.skill
     if skill is None or scan.malformed is not None or scan.warnings:
         return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
-    return (skill.name, skill.description, skill.parsed.text, skill.resource_paths)
+    parsed = skill.parsed
+    content = parsed.content if isinstance(parsed, UnparsedSkill) else parsed.text
+    return (skill.name, skill.description, content, skill.resource_paths)
 
 
 def _received(
@@ -91,7 +92,7 @@ def _received(
 ) -> DirScan:
     if isinstance(received, DirScan):
         return received
-    name, description, text, resources = received
+    name, description, content, resources = received
     path = reader.path(os.path.join(dir_path, SKILL_FILE))
     skill = SkillInfo(
         name=name,
@@ -102,7 +103,7 @@ def _received(
         root_index=root_index,
         scope=root.scope,
         source=root.source,
-        parsed=UnparsedSkill(path, text),
+        parsed=UnparsedSkill(path, content),
         resource_paths=resources,
     )
     return DirScan(os.path.basename(dir_path), skill=skill)

@@ -32,7 +32,6 @@ from clarvis_lsp.discovery.presets import clarvis_skill_roots, xcsh_skill_roots
 from clarvis_lsp.discovery.registry import AgentSkills, SkillRegistry, create_agent_skills, discover_skills
 from clarvis_lsp.discovery.resources import MAX_RESOURCES
 from clarvis_lsp.discovery.scan import (
-    DirScan,
     RootScan,
     malformed_reason,
     read_skill_dir,
@@ -49,7 +48,7 @@ from clarvis_lsp.discovery.skill_config import (
     default_home,
     resolve_config,
 )
-from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
+from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DirScan, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.discovery.walk import SKIPPED_DIRS, Excludes, walk_tree
 from clarvis_lsp.discovery.workspace import (
     PRESETS,

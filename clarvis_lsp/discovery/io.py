@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Protocol
 from clarvis_lsp.discovery.fs import list_sorted, read_regular_file
 
 if TYPE_CHECKING:
-    from clarvis_lsp.discovery.scan import DirScan
     from clarvis_lsp.discovery.skill_config import SkillRoot
+    from clarvis_lsp.discovery.skills import DirScan
 
 
 class DirectoryReader(Protocol):

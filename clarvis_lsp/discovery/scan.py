@@ -27,7 +27,7 @@ from clarvis_lsp.discovery.fs import is_within, reason
 from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, DirectoryVisit, ScanStrategy
 from clarvis_lsp.discovery.resources import collect_resources
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
-from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
+from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DirScan, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill, simple_identity
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
@@ -40,33 +40,6 @@ def normalise_overlay(overlay: Mapping[Path, str] | Mapping[str, str] | None) ->
     if not overlay:
         return {}
     return {os.path.normpath(os.path.abspath(os.fspath(path))): text for path, text in overlay.items()}
-
-
-class DirScan:
-    """What one ``<root>/<dir>`` produced: a well-formed skill, a malformed SKILL.md, and/or warnings.
-
-    ``skill`` is the parsed skill before within-root duplicate resolution (the ``RootScan`` decides whether it is
-    kept); ``malformed`` is set when SKILL.md exists but cannot be a skill. ``warnings`` never include duplicate
-    warnings, which depend on the sibling directories.
-    """
-
-    __slots__ = ("dir_name", "malformed", "skill", "warnings")
-
-    def __init__(
-        self,
-        dir_name: str,
-        skill: SkillInfo | None = None,
-        malformed: SkippedSkill | None = None,
-        warnings: tuple[DiscoveryWarning, ...] = (),
-    ) -> None:
-        self.dir_name = dir_name
-        self.skill = skill
-        self.malformed = malformed
-        self.warnings = warnings
-
-    def __repr__(self) -> str:
-        name = self.skill.name if self.skill else None
-        return f"DirScan({self.dir_name!r}, skill={name!r}, warnings={len(self.warnings)})"
 
 
 class RootScan:
@@ -461,21 +434,24 @@ def read_skill_dir(
         )
         return DirScan(dir_name, warnings=tuple(warnings))
 
+    content: str | bytes  # what an unparsed copy keeps: the bytes read when they decode as they are (UnparsedSkill)
     if buffer is not None:
-        text = strip_bom(buffer)
+        content = text = strip_bom(buffer)
     else:
         data, why = reader.read(skill_md, follow)
         if data is None:
             warnings.append(_warning("unreadable", skill_md, why, root_index))
             return DirScan(dir_name, warnings=tuple(warnings))
-        text = decode(data).text
+        decoded = decode(data)
+        text = decoded.text
+        content = text if decoded.invalid_utf8_offset is not None else data[3:] if decoded.had_bom else data
 
     path = reader.path(skill_md)
     identity = None if parse_now else simple_identity(text)
     parsed: SkillDocument | UnparsedSkill
     if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it
         name, description = identity
-        parsed = UnparsedSkill(path, text)
+        parsed = UnparsedSkill(path, content)
     else:
         document = parsed = parse_skill(path, text)
         found_name, found_description = document.name, document.description
@@ -488,6 +464,8 @@ def read_skill_dir(
             warnings.append(warning)
             return DirScan(dir_name, malformed=SkippedSkill(path, warning, None, document), warnings=tuple(warnings))
         name, description = found_name, found_description
+        if not parse_now:  # the document gave the name and description; nothing asked for it: kept unparsed
+            parsed = UnparsedSkill(path, content)
 
     resources = (
         collect_resources(dir_path, resource_entries, follow, warnings, root_index, reader) if resource_entries else ()

@@ -115,3 +115,30 @@ def _parsed(record: SkillInfo | SkippedSkill) -> SkillDocument:
         object.__setattr__(record, "parsed", parsed)
     assert parsed is not None
     return parsed
+
+
+class DirScan:
+    """What one ``<root>/<dir>`` produced: a well-formed skill, a malformed SKILL.md, and/or warnings.
+
+    ``skill`` is the parsed skill before within-root duplicate resolution (the ``RootScan`` decides whether it is
+    kept); ``malformed`` is set when SKILL.md exists but cannot be a skill. ``warnings`` never include duplicate
+    warnings, which depend on the sibling directories.
+    """
+
+    __slots__ = ("dir_name", "malformed", "skill", "warnings")
+
+    def __init__(
+        self,
+        dir_name: str,
+        skill: SkillInfo | None = None,
+        malformed: SkippedSkill | None = None,
+        warnings: tuple[DiscoveryWarning, ...] = (),
+    ) -> None:
+        self.dir_name = dir_name
+        self.skill = skill
+        self.malformed = malformed
+        self.warnings = warnings
+
+    def __repr__(self) -> str:
+        name = self.skill.name if self.skill else None
+        return f"DirScan({self.dir_name!r}, skill={name!r}, warnings={len(self.warnings)})"

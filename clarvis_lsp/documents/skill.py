@@ -245,17 +245,25 @@ class SkillDocument:
 
 
 class UnparsedSkill:
-    """A SKILL.md's text, parsed on first use: how a skill read in a worker process travels back to the parent.
+    """A SKILL.md read but not parsed yet: its document is parsed on first use.
 
-    Sending the parse itself (YAML nodes with their marks) through a pipe costs about what parsing costs, and most
-    of the copies a large scan loads are never looked at again by the parent (their own findings came back with
-    them): only the few a cross-file finding or an editor feature points at are parsed here."""
+    Most of the copies discovery loads are never looked at again (a plainly simple frontmatter gives the name and
+    description without a parse; a skill read in a worker process brought its own findings back), so the text is
+    kept as the UTF-8 bytes it was read as whenever they decode cleanly: CPython stores a string at the width of its
+    widest character (one emoji makes every character four bytes), and the language server keeps every skill of a
+    workspace for the session. ``content`` is those bytes, or the text itself (an editor buffer, a file whose bytes
+    needed repairing)."""
 
-    __slots__ = ("path", "text")
+    __slots__ = ("content", "path")
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(self, path: Path, content: str | bytes) -> None:
         self.path = path
-        self.text = text
+        self.content = content
+
+    @property
+    def text(self) -> str:
+        content = self.content
+        return content if isinstance(content, str) else content.decode("utf-8")
 
     def parse(self) -> SkillDocument:
         return parse_skill(self.path, self.text)

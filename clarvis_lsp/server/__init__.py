@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import os
 import socket
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features import sync
 from clarvis_lsp.server.methods import register_all
-
-if TYPE_CHECKING:
-    from clarvis_lsp.cli import Transport
 
 
 def create_server() -> ClarvisServer:
@@ -35,21 +32,21 @@ def create_server() -> ClarvisServer:
     return server
 
 
-def serve(transport: Transport) -> int:
+def serve(kind: str = "stdio", *, host: str = "127.0.0.1", port: int = 0, pipe: str = "") -> int:
     """Serve LSP until the client exits: over stdio (default), over a socket or named pipe the client listens on
-    (``--socket=PORT``, ``--pipe=NAME``: the server connects, then speaks stdio's framing over it), or listening
-    on TCP or WebSocket (``--tcp``, ``--ws``)."""
+    (``socket``/``pipe``, ``--socket=PORT``, ``--pipe=NAME``: the server connects, then speaks stdio's framing over
+    it), or listening on TCP or WebSocket (``tcp``/``ws``, ``--tcp``, ``--ws``)."""
     server = create_server()
-    if transport.kind == "tcp":
-        server.start_tcp(transport.host, transport.port)
-    elif transport.kind == "ws":
-        server.start_ws(transport.host, transport.port)
-    elif transport.kind in ("socket", "pipe"):
-        if transport.kind == "socket":
-            connection = socket.create_connection((transport.host, transport.port))
+    if kind == "tcp":
+        server.start_tcp(host, port)
+    elif kind == "ws":
+        server.start_ws(host, port)
+    elif kind in ("socket", "pipe"):
+        if kind == "socket":
+            connection = socket.create_connection((host, port))
         else:
             connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            connection.connect(transport.pipe)
+            connection.connect(pipe)
         with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
             server.start_io(reader, writer)
     else:

@@ -29,7 +29,7 @@ from clarvis_lsp.discovery import (
     resolve_config,
 )
 from clarvis_lsp.discovery.io import OS_READER
-from clarvis_lsp.discovery.scan import DirScan
+from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.skill import UnparsedSkill
 
@@ -173,5 +173,4 @@ def test_a_registry_read_without_parsing_simple_frontmatter_is_the_same(
     assert any(isinstance(skill.parsed, UnparsedSkill) for skill in fast.all_skills())
     monkeypatch.setattr(skill_document, "SIMPLE_IDENTITY", False)
     parsed = discover_skills(config)
-    assert not any(isinstance(skill.parsed, UnparsedSkill) for skill in parsed.all_skills())
     assert _shape(fast) == _shape(parsed)
