@@ -123,7 +123,9 @@ def test_what_a_visit_computed_comes_back_from_every_process(discovery_tree: Any
             if scan.skill is not None:
                 computed[str(scan.skill.path)] = (os.getpid() == parent, scan.skill.document.entries[0].key)
 
-    registry = discover_skills(config, strategy=SpreadScan(OS_READER, 2, computed), visit=WhereAndWhat())
+    # The parent waits before it claims its own share, so the child has claimed one on a loaded machine too.
+    spread = SpreadScan(OS_READER, 2, computed, meanwhile=lambda: time.sleep(0.5))
+    registry = discover_skills(config, strategy=spread, visit=WhereAndWhat())
     loaded = {str(skill.path) for skill in registry.all_skills()}
     duplicates = {str(item.path) for item in registry.skipped if item.skill is not None}
     assert set(computed) == loaded | duplicates
