@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
         print(rules_table(), end="")
         return EXIT_OK
     if args.effective or args.why is not None:
-        from clarvis_lsp.effective.command import run_effective
+        from clarvis_lsp.batch.effective import run_effective
 
         return run_effective(args)
     if args.check or args.list or args.fix or args.diff:
