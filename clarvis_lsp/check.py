@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from clarvis_lsp.config.project import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.discovery.walk import Listings
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, Once, map_in_processes, process_count
-from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.rules.internal import RULE_FAILED
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
 

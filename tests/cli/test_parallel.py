@@ -18,8 +18,8 @@ from test_optimisations import _corpus
 from clarvis_lsp import parallel
 from clarvis_lsp.check import CheckRequest, check_paths
 from clarvis_lsp.cli import main
+from clarvis_lsp.config.project import layered, load_project_config
 from clarvis_lsp.findings import Diagnostic
-from clarvis_lsp.project_config import layered, load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="checks in several processes only where fork is safe")

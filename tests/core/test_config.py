@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-import clarvis_lsp.project_config as config_module
-from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.findings import Range, Severity
-from clarvis_lsp.project_config import (
+import clarvis_lsp.config.project as config_module
+from clarvis_lsp.config.project import (
     ConfigLoad,
     ProjectConfig,
     RootSpec,
@@ -22,7 +20,9 @@ from clarvis_lsp.project_config import (
     load_project_config,
     validation_messages,
 )
-from clarvis_lsp.project_config_toml import TomlLocator
+from clarvis_lsp.config.toml_positions import TomlLocator
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Range, Severity
 from clarvis_lsp.rules.catalogue import RULES
 
 # Real codes from the SPEC's catalogue; the validator looks codes up through known_codes(), replaced here so
@@ -608,7 +608,7 @@ def test_severity_for(rules: dict[str, str], code: str, default: Severity, expec
 
 
 def test_the_dataclass_and_the_models_spell_every_key_alike() -> None:
-    from clarvis_lsp import project_config_validation as models
+    from clarvis_lsp.config import validation as models
 
     def aliases(model: type[BaseModel]) -> dict[str, str]:
         return {name: info.alias or name for name, info in model.model_fields.items()}
@@ -640,7 +640,7 @@ def test_the_dataclass_and_the_models_spell_every_key_alike() -> None:
 def test_flags_taken_without_the_models_as_the_models_take_them(overrides: dict[str, object]) -> None:
     """``layered`` and ``config_from_mapping`` take booleans and a preset without pydantic: the outcome (or the
     error) is the one the models give."""
-    from clarvis_lsp import project_config_validation as models
+    from clarvis_lsp.config import validation as models
 
     base = config_from_mapping({"preset": "xcsh", "exclude": ["x/**"], "rules": {"hooks/*": "off"}})
 

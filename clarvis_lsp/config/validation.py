@@ -21,8 +21,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from clarvis_lsp import project_config as plain
-from clarvis_lsp.project_config import (
+from clarvis_lsp.config import project as plain
+from clarvis_lsp.config.project import (
     CONFIG_FILE_NAME,
     PRESETS,
     RULE_SETTINGS,
@@ -32,7 +32,7 @@ from clarvis_lsp.project_config import (
     Scope,
     suggest,
 )
-from clarvis_lsp.project_config_toml import KeyPath
+from clarvis_lsp.config.toml_positions import KeyPath
 
 __all__ = [
     "Problem",

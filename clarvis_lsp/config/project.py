@@ -108,7 +108,7 @@ class RootSpec:
         """Read ``PATH[:scope[:source]]`` (the CLI's ``--root``); raises ``ValidationError`` (a ValueError)."""
         parts = cls.split(text)
         if not parts["path"].strip():
-            from clarvis_lsp.project_config_validation import parse_root
+            from clarvis_lsp.config.validation import parse_root
 
             return parse_root(text)  # raises, with the message a root in a project file gets
         scope: Scope = "user" if parts.get("scope") == "user" else "workspace"
@@ -219,7 +219,7 @@ def config_from_mapping(data: Mapping[str, object]) -> ProjectConfig:
     changes = _plain_changes(options)
     if changes is not None:
         return ProjectConfig(**changes)
-    from clarvis_lsp.project_config_validation import validate
+    from clarvis_lsp.config.validation import validate
 
     return validate(options)
 
@@ -236,7 +236,7 @@ def layered(base: ProjectConfig, overrides: Mapping[str, object]) -> ProjectConf
     changes = _plain_changes(options)
     if changes is not None:
         return replace(base, **changes)
-    from clarvis_lsp.project_config_validation import as_options, validate
+    from clarvis_lsp.config.validation import as_options, validate
 
     merged = as_options(base)
     for key, value in options.items():
@@ -259,9 +259,9 @@ def validation_messages(error: ValidationError, *, table: Iterable[str] = ()) ->
     ``table`` names where the options were written (``("clarvis",)`` for the editor's section), so messages
     read ``Unknown key "x" in [clarvis]``.
     """
-    from clarvis_lsp import project_config_validation
+    from clarvis_lsp.config import validation
 
-    return project_config_validation.validation_messages(error, table=tuple(table))
+    return validation.validation_messages(error, table=tuple(table))
 
 
 @dataclass(frozen=True)
@@ -400,8 +400,8 @@ def _load_file(path: Path, table: tuple[str, ...], *, follow_symlinks: bool = Tr
             return _not_found(path.parent)
         section = section[key]
 
-    from clarvis_lsp.project_config_toml import TomlLocator
-    from clarvis_lsp.project_config_validation import problems_of
+    from clarvis_lsp.config.toml_positions import TomlLocator
+    from clarvis_lsp.config.validation import problems_of
 
     locator = TomlLocator(text, table)
     if not isinstance(section, dict):
