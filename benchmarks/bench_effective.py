@@ -32,7 +32,7 @@ WORK = Path(__file__).parent / ".work"
 MODEL_TIME = """
 import sys, time
 from pathlib import Path
-from clarvis_lsp.project_config import load_project_config
+from clarvis_lsp.config.project import load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 ws, home = Path(sys.argv[1]), Path(sys.argv[2])
 from clarvis_lsp.batch.run import discover

@@ -255,8 +255,8 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
     from pathlib import Path
 
     from clarvis_lsp.batch.run import CheckRequest, UsageError, check_paths
+    from clarvis_lsp.config.project import RootSpec
     from clarvis_lsp.discovery import SkillRootInput, StartupError
-    from clarvis_lsp.project_config import RootSpec
     from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 
     overrides: dict[str, object] = {}

@@ -11,14 +11,13 @@ not loaded), and the SKILL.md files discovery could not load at all (no frontmat
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.discovery import PluginInfo, SkillInfo, SkillRegistry, SkillRoot
-from clarvis_lsp.knowledge.layout import SKILL_FILE
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
+from clarvis_lsp.workspace.plugin_skills import plugin_skills
 
 
 def origin_label(scope: str, source: str) -> str:
@@ -88,16 +87,21 @@ class WorkspaceSkills:
 
 
 def effective_skills(
-    directory: Path, registry: SkillRegistry, unloaded_plugins: Sequence[PluginInfo] = ()
+    directory: Path,
+    registry: SkillRegistry,
+    unloaded_plugins: Sequence[PluginInfo] = (),
+    *,
+    overlay: Mapping[Path, str] | None = None,
 ) -> WorkspaceSkills:
     """The registry's winners, shadowed and skipped copies, by name in sorted order, then what could not load: the
     SKILL.md files discovery could not read, and the skills of the enabled plugins Clarvis does not load
-    (``unloaded_plugins``, see ``PluginInfo.not_loaded``), which discovery skips."""
+    (``unloaded_plugins``, see ``PluginInfo.not_loaded``), which discovery skips. ``overlay``: the open buffers
+    discovery read, read again for those plugins' skills."""
     duplicates: dict[str, list[SkippedCopy]] = {}
     unloaded: list[UnloadedSkill] = []
     roots = registry.config.roots
     for plugin in unloaded_plugins:
-        unloaded.extend(_plugin_skills_not_loaded(plugin))
+        unloaded.extend(_plugin_skills_not_loaded(plugin, registry, overlay))
     for item in registry.skipped:
         if item.skill is not None and item.warning.other is not None:
             duplicates.setdefault(item.skill.name, []).append(SkippedCopy(_copy(item.skill), item.warning.other))
@@ -151,16 +155,14 @@ def format_listing(
     return "\n".join(lines) + "\n"
 
 
-def _plugin_skills_not_loaded(plugin: PluginInfo) -> list[UnloadedSkill]:
-    """Each ``skills/<name>/SKILL.md`` of a plugin Clarvis does not load, with why (an unreadable directory: none)."""
+def _plugin_skills_not_loaded(
+    plugin: PluginInfo, registry: SkillRegistry, overlay: Mapping[Path, str] | None
+) -> list[UnloadedSkill]:
+    """Each SKILL.md in the ``skills/`` of a plugin Clarvis does not load (``workspace.plugin_skills``: open
+    buffers first, a duplicate or malformed one too), with why."""
     reason = f"not loaded: {plugin.not_loaded}"
-    try:
-        with os.scandir(plugin.skills_dir) as entries:
-            names = sorted(entry.name for entry in entries if entry.is_dir())
-    except OSError:
-        return []
-    found = [plugin.skills_dir / name / SKILL_FILE for name in names]
-    return [UnloadedSkill(path, plugin.scope, f"plugin:{plugin.name}", reason) for path in found if path.is_file()]
+    found = plugin_skills(registry, plugin.directory, overlay, scope=plugin.scope)
+    return [UnloadedSkill(path, plugin.scope, f"plugin:{plugin.name}", reason) for path in found.files]
 
 
 def _reason(message: str) -> str:

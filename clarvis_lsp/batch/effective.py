@@ -15,12 +15,12 @@ from pathlib import Path
 from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import bulk_allocation
 from clarvis_lsp.batch.run import discover
+from clarvis_lsp.config.project import RootSpec, layered, load_project_config
 from clarvis_lsp.discovery import SkillRootInput, StartupError, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
 from clarvis_lsp.effective.render import answers_json, display_paths, dumps, format_text, format_why, to_json
 from clarvis_lsp.effective.why import why
-from clarvis_lsp.project_config import RootSpec, layered, load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 EXIT_OK = 0

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clarvis_lsp.batch.listings import Listings
+from clarvis_lsp.config.project import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.discovery.skill_config import check_workspace
-from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 

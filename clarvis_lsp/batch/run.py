@@ -19,10 +19,10 @@ from clarvis_lsp.batch.ahead import CheckAhead
 from clarvis_lsp.batch.plan import CheckRequest, Plan, UsageError
 from clarvis_lsp.batch.processes import MIN_FILES_PER_PROCESS, Once, map_in_processes, process_count
 from clarvis_lsp.batch.spread import SpreadScan
+from clarvis_lsp.config.project import ConfigLoad
 from clarvis_lsp.discovery import discover_skills
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.project_config import ConfigLoad
 from clarvis_lsp.rules.internal import RULE_FAILED
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
 from clarvis_lsp.workspace.findings import file_findings

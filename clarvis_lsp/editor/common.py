@@ -9,17 +9,16 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery import SkillRoot, SkillScope, scan_root
 from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.file_kinds import FileKind
-from clarvis_lsp.knowledge import layout
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe, property_names
 from clarvis_lsp.workspace.engine import Discovered
+from clarvis_lsp.workspace.plugin_skills import plugin_skills as skills_of_plugin
 
 SCHEMA_FOR_KIND: dict[FileKind, str] = {
     FileKind.SKILL: "skill-frontmatter",
@@ -201,24 +200,15 @@ def frontmatter_keys(lines: LineIndex, skip_line: int | None = None) -> set[str]
 # ------------------------------------------------------------------------------------------------- facts
 
 
-def plugin_skills(discovered: Discovered | None, plugin_dir: Path) -> dict[str, Path]:
-    """The skills in ``<plugin_dir>/skills/`` by frontmatter name, with their SKILL.md.
-
-    From discovery when the plugin is enabled (its skills are a root); otherwise that one small directory is
-    scanned now (discovery does not scan the skills of a plugin that is not enabled).
-    """
-    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
+def plugin_skills(
+    discovered: Discovered | None, plugin_dir: Path, overlay: Mapping[Path, str] | None = None
+) -> dict[str, Path]:
+    """The skills in ``<plugin_dir>/skills/`` by frontmatter name, with their SKILL.md, the open buffers
+    (``overlay``) read first: ``workspace.plugin_skills``, the answer every view of a plugin's skills gives."""
     if discovered is None:
         return {}
-    registry = discovered.registry
-    for scan in registry.scans:
-        if os.path.normpath(scan.root.path) == skills_dir:
-            return {name: info.path for name, info in sorted(scan.skills.items())}
-    if not os.path.isdir(skills_dir):
-        return {}
-    scope: SkillScope = "workspace"
-    scan = scan_root(SkillRoot(skills_dir, scope, f"plugin:{plugin_dir.name}"), 0, registry.config)
-    return {name: info.path for name, info in sorted(scan.skills.items())}
+    found = skills_of_plugin(discovered.registry, plugin_dir, overlay)
+    return {name: info.path for name, info in found.skills.items()}
 
 
 def display_path(path: Path | str, discovered: Discovered | None) -> str:

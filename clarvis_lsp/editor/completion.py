@@ -13,6 +13,7 @@ Ranges are engine ranges (code points); the server converts them to the client's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from clarvis_lsp.documents.text import LineIndex
@@ -38,12 +39,14 @@ def complete(
     snippets: bool = False,
     trigger: str | None = None,
     lines: LineIndex | None = None,
+    overlay: Mapping[Path, str] | None = None,
 ) -> list[CompletionCandidate]:
     """The candidates at ``position`` (code points) in ``text``, a document of ``kind`` at ``path``.
 
     ``snippets``: the client accepts snippet syntax (otherwise no snippet is offered and properties insert plain
     ``"key": ``). ``trigger``: the character that triggered the request, if any; ``:`` and a space answer only
-    in a value position, so that typing between members does not pop a list up.
+    in a value position, so that typing between members does not pop a list up. ``overlay``: the open buffers,
+    read before the disk where completion scans beyond discovery (a plugin's skills).
     """
     if kind is None or kind not in SCHEMA_FOR_KIND:
         return []
@@ -51,5 +54,5 @@ def complete(
     if kind is FileKind.SKILL:
         return complete_skill(lines, position, discovered, path, snippets, trigger)
     return JsonCompletion(
-        parsed_json(text), kind, lines.offset(position), discovered, path, snippets, trigger
+        parsed_json(text), kind, lines.offset(position), discovered, path, snippets, trigger, overlay
     ).candidates()

@@ -57,6 +57,7 @@ class JsonCompletion:
         path: Path | None,
         snippets: bool,
         trigger: str | None,
+        overlay: Mapping[Path, str] | None = None,
     ) -> None:
         self.document = document
         self.text = document.text
@@ -66,6 +67,7 @@ class JsonCompletion:
         self.path = path
         self.snippets = snippets
         self.trigger = trigger
+        self.overlay = overlay
         self.location: JsonLocation = document.path_at(offset)
         self._data: object = None
         self._data_built = False
@@ -187,7 +189,8 @@ class JsonCompletion:
         if self.kind is not FileKind.PLUGIN or list(path) != ["capabilityRunPolicies"] or self.path is None:
             return []
         result = []
-        for index, (name, skill_path) in enumerate(plugin_skills(self.discovered, self.path.parent).items()):
+        skills = plugin_skills(self.discovered, self.path.parent, self.overlay)
+        for index, (name, skill_path) in enumerate(skills.items()):
             if name in present:
                 continue
             if renaming:
@@ -281,7 +284,7 @@ class JsonCompletion:
         ):
             return self.plugin_values(replace, prefix, comma)
         if self.kind is FileKind.PLUGIN and list(target) == ["bootstrapSkill"] and self.path is not None:
-            skills = plugin_skills(self.discovered, self.path.parent)
+            skills = plugin_skills(self.discovered, self.path.parent, self.overlay)
             return [
                 self.value_candidate(
                     name,

@@ -15,7 +15,7 @@ Ranges are engine ranges (code points).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,14 +60,16 @@ def hover(
     *,
     path: Path | None = None,
     lines: LineIndex | None = None,
+    overlay: Mapping[Path, str] | None = None,
 ) -> HoverInfo | None:
-    """What to show for ``position`` (code points) in ``text``, a document of ``kind`` at ``path``."""
+    """What to show for ``position`` (code points) in ``text``, a document of ``kind`` at ``path``; ``overlay``:
+    the open buffers, read before the disk where a hover scans beyond discovery (a plugin's skills)."""
     if kind is None or kind not in SCHEMA_FOR_KIND:
         return None
     lines = lines if lines is not None else LineIndex(text)
     if kind is FileKind.SKILL:
         return _skill_hover(lines, position, discovered, path)
-    return _json_hover(parsed_json(text), kind, lines.offset(position), discovered, path)
+    return _json_hover(parsed_json(text), kind, lines.offset(position), discovered, path, overlay)
 
 
 # ------------------------------------------------------------------------------------------------ markdown
@@ -212,7 +214,12 @@ def plugin_entry_markdown(name: str, index: int, names: Sequence[str], discovere
 
 
 def _json_hover(
-    document: JsonDocument, kind: FileKind, offset: int, discovered: Discovered | None, path: Path | None
+    document: JsonDocument,
+    kind: FileKind,
+    offset: int,
+    discovered: Discovered | None,
+    path: Path | None,
+    overlay: Mapping[Path, str] | None,
 ) -> HoverInfo | None:
     location = document.path_at(offset)
     data = to_python(document.root)
@@ -234,7 +241,9 @@ def _json_hover(
     value_range = document.node_range(node)
     value = node.value if node.kind == "string" else None
     if isinstance(value, str):
-        special = _reference_hover(document, kind, target, value, location.container, location.index, discovered, path)
+        special = _reference_hover(
+            document, kind, target, value, location.container, location.index, discovered, path, overlay
+        )
         if special is not None:
             return HoverInfo(special, value_range)
     doc = describe_at(kind, target, data)
@@ -272,6 +281,7 @@ def _reference_hover(
     index: int | None,
     discovered: Discovered | None,
     path: Path | None,
+    overlay: Mapping[Path, str] | None,
 ) -> str | None:
     if kind is FileKind.SETTINGS and len(target) == 2 and target[0] == "enabledPlugins" and index is not None:
         names = []
@@ -279,7 +289,7 @@ def _reference_hover(
             names = [str(item.value) for item in container.items if _is_string(item)]
         return plugin_entry_markdown(value, _string_index(container, index), names, discovered)
     if kind is FileKind.PLUGIN and list(target) == ["bootstrapSkill"] and path is not None:
-        skills = plugin_skills(discovered, path.parent)
+        skills = plugin_skills(discovered, path.parent, overlay)
         skill = skills.get(value)
         if skill is None:
             return f"**Bootstrap skill `{value}`** — no skill of this name in the plugin's `skills/` directory."

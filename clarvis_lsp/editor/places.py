@@ -7,15 +7,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery import SkillInfo, SkillRoot, StartupError
-from clarvis_lsp.discovery.scan import scan_root
+from clarvis_lsp.discovery import SkillInfo, StartupError
 from clarvis_lsp.documents.jsondoc import JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.findings import Position, Range
-from clarvis_lsp.knowledge import layout
 from clarvis_lsp.rules.discovery import name_range
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.plugin_skills import plugin_skills
 
 FILE_START = Range.point(0, 0)
 
@@ -121,12 +120,5 @@ def plugin_location(engine: WorkspaceEngine, manifest: Path | None, directory: P
 
 
 def plugin_skill(engine: WorkspaceEngine, found: Discovered, plugin_dir: Path, name: str) -> SkillInfo | None:
-    """The skill ``name`` of the plugin in ``plugin_dir``: from discovery when it scanned the plugin (enabled),
-    else from a scan of the plugin's ``skills/`` alone."""
-    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
-    registry = found.registry
-    for scan in registry.scans:
-        if os.path.normpath(scan.root.path) == skills_dir:
-            return scan.skills.get(name)
-    root = SkillRoot(skills_dir, "workspace", f"plugin:{plugin_dir.name}")
-    return scan_root(root, 0, registry.config, engine.overlay).skills.get(name)
+    """The skill ``name`` of the plugin in ``plugin_dir`` (``workspace.plugin_skills``, open buffers first)."""
+    return plugin_skills(found.registry, plugin_dir, engine.overlay).skills.get(name)

@@ -29,6 +29,7 @@ def inputs_of(engine: WorkspaceEngine) -> Inputs:
         agents=found.agents,
         registry=found.registry,
         read_text=engine.read_text,
+        overlay=engine.overlay,
     )
 
 

@@ -40,6 +40,7 @@ from clarvis_lsp.knowledge import settings as settings_facts
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 from clarvis_lsp.rules.hook_run_limit import HookSource, hook_objects, hook_range, plugin_hook_source
+from clarvis_lsp.workspace.plugin_skills import plugin_skills
 
 Origin = Literal["default", "personal", "workspace"]
 ReadText = Callable[[Path], "str | None"]
@@ -258,6 +259,7 @@ class Inputs:
     agents: Mapping[str, AgentInfo]
     registry: SkillRegistry
     read_text: ReadText
+    overlay: Mapping[Path, str]  # the open buffers read_text sees, for what the model scans itself
 
 
 # -- settings ---------------------------------------------------------------------------------------------------
@@ -413,16 +415,9 @@ def _scope_word(scope: str) -> str:
     return "personal" if scope == "user" else scope
 
 
-def _plugin_skills(plugin: PluginInfo, by_source: Mapping[str, list[str]]) -> tuple[str, ...]:
-    """The skills a plugin contributes: discovery's when it scanned the plugin (enabled), else its directories."""
-    names = by_source.get(f"plugin:{plugin.name}")
-    if names:
-        return tuple(sorted(set(names)))
-    try:
-        entries = os.listdir(plugin.skills_dir)
-    except OSError:
-        return ()
-    return tuple(sorted(name for name in entries if (plugin.skills_dir / name / layout.SKILL_FILE).is_file()))
+def _plugin_skills(plugin: PluginInfo, inputs: Inputs) -> tuple[str, ...]:
+    """The skills a plugin contributes (``workspace.plugin_skills``: discovery's, open buffers first)."""
+    return plugin_skills(inputs.registry, plugin.directory, inputs.overlay, scope=plugin.scope).names
 
 
 # -- the model --------------------------------------------------------------------------------------------------
@@ -527,7 +522,7 @@ def _plugins(
         servers = _manifest_map(manifest, "mcpServers")
         capabilities = _manifest_map(manifest, "capabilityExecutables")
         contributes = Contributions(
-            skills=_plugin_skills(plugin, by_source),
+            skills=_plugin_skills(plugin, inputs),
             agents=tuple(sorted(agent for agent in inputs.agents if agent.startswith(f"{name}:"))),
             mcp_servers=tuple(f"{name}:{key}" for key in _keys(servers)),
             capabilities=_keys(capabilities),

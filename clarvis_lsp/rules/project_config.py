@@ -1,6 +1,6 @@
 """Findings about clarvis-lsp's own configuration file (``.clarvis-lsp.toml`` or ``[tool.clarvis-lsp]``).
 
-The checks themselves live in ``clarvis_lsp.project_config``, which reads the file before any other rule runs (the
+The checks themselves live in ``clarvis_lsp.config.project``, which reads the file before any other rule runs (the
 configuration decides which rules run at all); this module only declares the code, so that it is in the
 catalogue, can be explained, and appears in SARIF like every other rule.
 """

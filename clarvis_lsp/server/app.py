@@ -26,19 +26,19 @@ from pygls.uris import to_fs_path
 
 from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import paused_collector
-from clarvis_lsp.discovery import StartupError, nearest_workspace
-from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
-from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.file_kinds import FileKind
-from clarvis_lsp.findings import Diagnostic, Position
-from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.project_config import (
+from clarvis_lsp.config.project import (
     ProjectConfig,
     config_from_mapping,
     layered,
     load_project_config,
     symlinks_followed,
 )
+from clarvis_lsp.discovery import StartupError, nearest_workspace
+from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
+from clarvis_lsp.documents.text import LineIndex, decode
+from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.findings import Diagnostic, Position
+from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol

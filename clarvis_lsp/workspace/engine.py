@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.discovery import (
     AgentInfo,
     AgentSkillsOptions,
@@ -40,7 +41,6 @@ from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, settings_file
-from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
 from clarvis_lsp.rules.catalogue import RULES

@@ -10,9 +10,9 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+from clarvis_lsp.config.project import layered, load_project_config, symlinks_followed
 from clarvis_lsp.discovery import nearest_workspace
 from clarvis_lsp.findings import Diagnostic
-from clarvis_lsp.project_config import layered, load_project_config, symlinks_followed
 from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
 
 OwnFindings = Callable[[Path], "list[Diagnostic]"]

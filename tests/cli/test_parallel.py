@@ -19,8 +19,8 @@ from clarvis_lsp.batch import processes as parallel
 from clarvis_lsp.batch.plan import Plan
 from clarvis_lsp.batch.run import CheckRequest, check_paths, discover
 from clarvis_lsp.cli import main
+from clarvis_lsp.config.project import layered, load_project_config
 from clarvis_lsp.findings import Diagnostic
-from clarvis_lsp.project_config import layered, load_project_config
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="checks in several processes only where fork is safe")

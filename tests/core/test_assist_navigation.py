@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.editor.navigation import Location, Symbol, SymbolKind
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
-from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 OTHER_SKILL = """---
@@ -397,8 +397,8 @@ def test_an_agent_outline_shows_frontmatter_keys_not_a_heading() -> None:
 
 
 def test_references_on_an_agent_and_on_a_plugin(tmp_path: Path) -> None:
+    from clarvis_lsp.config.project import ProjectConfig
     from clarvis_lsp.findings import Position
-    from clarvis_lsp.project_config import ProjectConfig
     from clarvis_lsp.workspace.engine import WorkspaceEngine
 
     ws, home = tmp_path / "ws", tmp_path / "home"

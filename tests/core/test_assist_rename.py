@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import rename
 from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH
-from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 FILES = {

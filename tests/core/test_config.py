@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-import clarvis_lsp.project_config as config_module
-from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.findings import Range, Severity
-from clarvis_lsp.project_config import (
+import clarvis_lsp.config.project as config_module
+import clarvis_lsp.config.vocabulary as vocabulary
+from clarvis_lsp.config.project import (
     ConfigLoad,
     ProjectConfig,
     RootSpec,
@@ -22,7 +21,9 @@ from clarvis_lsp.project_config import (
     load_project_config,
     validation_messages,
 )
-from clarvis_lsp.project_config_toml import TomlLocator
+from clarvis_lsp.config.toml_positions import TomlLocator
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.findings import Range, Severity
 from clarvis_lsp.rules.catalogue import RULES
 
 # Real codes from the SPEC's catalogue; the validator looks codes up through known_codes(), replaced here so
@@ -41,7 +42,7 @@ CODES = frozenset(
 
 @pytest.fixture(autouse=True)
 def _codes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(config_module, "known_codes", lambda: CODES)
+    monkeypatch.setattr(vocabulary, "known_codes", lambda: CODES)
     yield
 
 
@@ -86,7 +87,7 @@ def test_rule_is_declared() -> None:
 def test_known_codes_reads_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     try:
-        codes = config_module.known_codes()
+        codes = vocabulary.known_codes()
     except ImportError as error:  # a rule family still being written
         pytest.skip(f"rule families do not import yet: {error}")
     assert "config/invalid" in codes
@@ -608,17 +609,17 @@ def test_severity_for(rules: dict[str, str], code: str, default: Severity, expec
 
 
 def test_the_dataclass_and_the_models_spell_every_key_alike() -> None:
-    from clarvis_lsp import project_config_validation as models
+    from clarvis_lsp.config import validation as models
 
     def aliases(model: type[BaseModel]) -> dict[str, str]:
         return {name: info.alias or name for name, info in model.model_fields.items()}
 
-    assert aliases(models.ProjectConfig) == config_module.FIELD_ALIASES
-    assert [item.name for item in dataclasses.fields(ProjectConfig)] == list(config_module.FIELD_ALIASES)
-    assert aliases(models.SettingsOptions) == config_module.SETTINGS_ALIASES
-    assert [item.name for item in dataclasses.fields(SettingsOptions)] == list(config_module.SETTINGS_ALIASES)
+    assert aliases(models.ProjectConfig) == vocabulary.FIELD_ALIASES
+    assert [item.name for item in dataclasses.fields(ProjectConfig)] == list(vocabulary.FIELD_ALIASES)
+    assert aliases(models.SettingsOptions) == vocabulary.SETTINGS_ALIASES
+    assert [item.name for item in dataclasses.fields(SettingsOptions)] == list(vocabulary.SETTINGS_ALIASES)
     assert list(models.RootSpec.model_fields) == [item.name for item in dataclasses.fields(RootSpec)]
-    assert models.validate({}) == ProjectConfig()
+    assert config_module.validated({}) == ProjectConfig()
 
 
 @pytest.mark.parametrize(
@@ -640,16 +641,15 @@ def test_the_dataclass_and_the_models_spell_every_key_alike() -> None:
 def test_flags_taken_without_the_models_as_the_models_take_them(overrides: dict[str, object]) -> None:
     """``layered`` and ``config_from_mapping`` take booleans and a preset without pydantic: the outcome (or the
     error) is the one the models give."""
-    from clarvis_lsp import project_config_validation as models
 
     base = config_from_mapping({"preset": "xcsh", "exclude": ["x/**"], "rules": {"hooks/*": "off"}})
 
     def by_models() -> ProjectConfig:
-        merged = models.as_options(base)
+        merged = config_module.as_options(base)
         for key, value in overrides.items():
             if value is not None:
-                merged[config_module.FIELD_ALIASES.get(key, key)] = value
-        return models.validate(merged)
+                merged[vocabulary.FIELD_ALIASES.get(key, key)] = value
+        return config_module.validated(merged)
 
     try:
         expected: ProjectConfig | str = by_models()
@@ -661,7 +661,7 @@ def test_flags_taken_without_the_models_as_the_models_take_them(overrides: dict[
         got = str(validation_messages(error))
     assert got == expected
     try:
-        expected = models.validate({key: value for key, value in overrides.items() if value is not None})
+        expected = config_module.validated({key: value for key, value in overrides.items() if value is not None})
     except ValidationError as error:
         expected = str(validation_messages(error))
     try:

@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 import pytest
 
-from clarvis_lsp.project_config import ProjectConfig
+from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 SKILL = "---\nname: {name}\ndescription: Does {name} things.\n---\n"

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import pytest
 
-from clarvis_lsp.project_config import ProjectConfig
+from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.findings import file_findings
 

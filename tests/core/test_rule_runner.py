@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.project_config import config_from_mapping
+from clarvis_lsp.config.project import config_from_mapping
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import RuleStep
 from clarvis_lsp.workspace.engine import WorkspaceEngine

@@ -52,6 +52,7 @@ async def completion(server: ClarvisServer, params: types.CompletionParams) -> t
         snippets=snippet_support(server),
         trigger=trigger,
         lines=snapshot.lines,
+        overlay=snapshot.engine.overlay,
     )
     markdown = markdown_documentation(server)
     items = [to_item(candidate, snapshot.lines, server.encoding, markdown) for candidate in candidates]

@@ -31,6 +31,7 @@ async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover
         discovered_or_none(server, snapshot.engine),
         path=snapshot.path,
         lines=snapshot.lines,
+        overlay=snapshot.engine.overlay,
     )
     # A hook or MCP server under the cursor: its state and run position (the effective configuration).
     note = hover_markdown(server, snapshot.engine, snapshot.kind, snapshot.path, snapshot.text, position)

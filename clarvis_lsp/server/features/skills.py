@@ -35,7 +35,8 @@ async def effective_skills_request(server: ClarvisServer, params: Any) -> dict[s
         except StartupError:
             continue  # reported on the configuration file already
         unloaded = unloaded_plugins(discovered.plugins, discovered.enabled_plugins)
-        workspaces.append(_workspace_json(effective_skills(engine.directory, discovered.registry, unloaded)))
+        found = effective_skills(engine.directory, discovered.registry, unloaded, overlay=engine.overlay)
+        workspaces.append(_workspace_json(found))
     return {"workspaces": workspaces}
 
 

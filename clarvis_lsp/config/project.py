@@ -2,21 +2,23 @@
 the CLI's flags.
 
 The options are read in layers, ``defaults ← project file ← editor settings / CLI flags`` (the xcsh settings
-model), and whatever a layer writes is validated by the same pydantic models (``project_config_validation``), so a
-key means the same thing wherever it is written. The project file is ``.clarvis-lsp.toml`` at the workspace root
+model), and whatever a layer writes is validated by the same pydantic models (``config.validation``), so a key
+means the same thing wherever it is written. The project file is ``.clarvis-lsp.toml`` at the workspace root
 or, failing that, the ``[tool.clarvis-lsp]`` table of ``pyproject.toml``.
 
 The effective options are a plain frozen dataclass, ``ProjectConfig``, and this module never imports pydantic:
 the defaults, and the CLI's flags (booleans and a preset, checked here as strictly as the models check them),
 need no validation beyond that, so a tree with no project file and no editor settings never loads it (0.2 s of
 every ``--check``'s start-up). Anything else, a file, editor settings or a layer this module cannot take as it
-is, goes through the models, which hand back a ``ProjectConfig``.
+is, goes through the models, and what they accept is turned into a ``ProjectConfig`` here. The words both
+sides use (presets, scopes, key spellings, rule codes) live in ``config.vocabulary``: this module imports the
+models, the models never import it.
 
 Loading has three outcomes, like xcsh's ``ConfigFile.tryLoad()``: ``ok``, ``not-found`` (use the defaults) and
 ``error``. An error is never an exception: it comes back as ``config/invalid`` diagnostics on the file, each at
 the exact key or value at fault, because a configuration that silently falls back to defaults makes every
 other finding misleading. tomllib keeps no positions, so a small scanner (``TomlLocator`` in
-``project_config_toml``) finds them again in the text.
+``config.toml_positions``) finds them again in the text.
 
 This module must not import pygls or lsprotocol: the ``--check`` path loads it and start-up time matters.
 """
@@ -29,14 +31,28 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal
 
+from clarvis_lsp.config.vocabulary import (
+    CONFIG_FILE_NAME,
+    FIELD_ALIASES,
+    PRESETS,
+    PYPROJECT_FILE_NAME,
+    PYPROJECT_TABLE,
+    SETTINGS_ALIASES,
+    Preset,
+    RuleSetting,
+    Scope,
+    split_root,
+)
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.findings import Diagnostic, Range, Severity
 from clarvis_lsp.rules.project_config import INVALID
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+
+    from clarvis_lsp.config import validation
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -47,44 +63,14 @@ __all__ = [
     "RootSpec",
     "RuleSetting",
     "SettingsOptions",
+    "as_options",
     "config_from_mapping",
-    "known_codes",
     "layered",
     "load_project_config",
     "symlinks_followed",
+    "validated",
     "validation_messages",
 ]
-
-CONFIG_FILE_NAME = ".clarvis-lsp.toml"
-PYPROJECT_FILE_NAME = "pyproject.toml"
-PYPROJECT_TABLE = ("tool", "clarvis-lsp")
-
-RuleSetting = Literal["off", "error", "warning", "information", "hint"]
-Preset = Literal["clarvis", "xcsh"]
-Scope = Literal["user", "workspace"]
-
-RULE_SETTINGS: tuple[str, ...] = get_args(RuleSetting)
-PRESETS: tuple[str, ...] = get_args(Preset)
-SCOPES: tuple[str, ...] = get_args(Scope)
-
-
-def known_codes() -> frozenset[str]:
-    """Every rule code in the catalogue.
-
-    Imported lazily (``all_rules`` imports every rule family) so that reading the configuration does not pull
-    in the rules before they are needed, and looked up through this one function so tests can replace it.
-    """
-    from clarvis_lsp.rules.catalogue import all_rules
-
-    return frozenset(declared.code for declared in all_rules())
-
-
-def suggest(word: str, candidates: Iterable[str]) -> str | None:
-    """The candidate ``word`` most likely misspells (the rules' "did you mean", a little more lenient: a
-    configuration key is short and a wrong guess costs nothing)."""
-    from clarvis_lsp.rules.base import closest
-
-    return closest(word, list(candidates), cutoff=0.6)
 
 
 @dataclass(frozen=True)
@@ -106,28 +92,13 @@ class RootSpec:
     @classmethod
     def parse(cls, text: str) -> RootSpec:
         """Read ``PATH[:scope[:source]]`` (the CLI's ``--root``); raises ``ValidationError`` (a ValueError)."""
-        parts = cls.split(text)
+        parts = split_root(text)
         if not parts["path"].strip():
-            from clarvis_lsp.project_config_validation import parse_root
+            from clarvis_lsp.config.validation import parse_root
 
-            return parse_root(text)  # raises, with the message a root in a project file gets
+            return _root_of(parse_root(text))  # raises, with the message a root in a project file gets
         scope: Scope = "user" if parts.get("scope") == "user" else "workspace"
         return cls(path=parts["path"], scope=scope, source=parts.get("source", ""))
-
-    @staticmethod
-    def split(text: str) -> dict[str, str]:
-        """Split ``PATH[:scope[:source]]`` into its parts.
-
-        Colons are legal in paths (``C:\\skills``, ``a:b``), so the text is split from the right, at most twice,
-        and only where the part after the split is a valid scope; otherwise the whole text is the path.
-        """
-        parts = text.rsplit(":", 2)
-        if len(parts) == 3 and parts[1] in SCOPES and parts[0]:
-            return {"path": parts[0], "scope": parts[1], "source": parts[2]}
-        parts = text.rsplit(":", 1)
-        if len(parts) == 2 and parts[1] in SCOPES and parts[0]:
-            return {"path": parts[0], "scope": parts[1]}
-        return {"path": text}
 
 
 @dataclass(frozen=True)
@@ -156,19 +127,47 @@ class ProjectConfig:
         return Severity.parse(setting)
 
 
-# How configuration spells each field (its alias), by field name; the models in project_config_validation use the
-# same aliases (a test keeps them equal).
-FIELD_ALIASES: dict[str, str] = {
-    "preset": "preset",
-    "roots": "roots",
-    "strict": "strict",
-    "follow_symlinks": "followSymlinks",
-    "include_user": "includeUser",
-    "rules": "rules",
-    "settings": "settings",
-    "exclude": "exclude",
-}
-SETTINGS_ALIASES: dict[str, str] = {"extra_fields": "extraFields"}
+def _config_of(model: validation.ProjectConfig) -> ProjectConfig:
+    """The plain options a validated model holds."""
+    return ProjectConfig(
+        preset=model.preset,
+        roots=None if model.roots is None else [_root_of(root) for root in model.roots],
+        strict=model.strict,
+        follow_symlinks=model.follow_symlinks,
+        include_user=model.include_user,
+        rules=dict(model.rules),
+        settings=SettingsOptions(extra_fields=list(model.settings.extra_fields)),
+        exclude=list(model.exclude),
+    )
+
+
+def _root_of(model: validation.RootSpec) -> RootSpec:
+    return RootSpec(path=model.path, scope=model.scope, source=model.source)
+
+
+def validated(data: Mapping[str, object]) -> ProjectConfig:
+    """The configuration ``data`` writes, always through the models; raises pydantic's ``ValidationError`` (a
+    ``ValueError``)."""
+    from clarvis_lsp.config.validation import validate
+
+    return _config_of(validate(data))
+
+
+def as_options(config: ProjectConfig) -> dict[str, object]:
+    """``config`` as a configuration would write it (aliases as keys, roots as tables): a lower layer to merge a
+    higher one into and validate again."""
+    return {
+        "preset": config.preset,
+        "roots": None
+        if config.roots is None
+        else [{"path": root.path, "scope": root.scope, "source": root.source} for root in config.roots],
+        "strict": config.strict,
+        "followSymlinks": config.follow_symlinks,
+        "includeUser": config.include_user,
+        "rules": dict(config.rules),
+        "settings": {"extraFields": list(config.settings.extra_fields)},
+        "exclude": list(config.exclude),
+    }
 
 
 def _spellings(aliases: Mapping[str, str]) -> dict[str, str]:
@@ -219,9 +218,7 @@ def config_from_mapping(data: Mapping[str, object]) -> ProjectConfig:
     changes = _plain_changes(options)
     if changes is not None:
         return ProjectConfig(**changes)
-    from clarvis_lsp.project_config_validation import validate
-
-    return validate(options)
+    return validated(options)
 
 
 def layered(base: ProjectConfig, overrides: Mapping[str, object]) -> ProjectConfig:
@@ -236,8 +233,6 @@ def layered(base: ProjectConfig, overrides: Mapping[str, object]) -> ProjectConf
     changes = _plain_changes(options)
     if changes is not None:
         return replace(base, **changes)
-    from clarvis_lsp.project_config_validation import as_options, validate
-
     merged = as_options(base)
     for key, value in options.items():
         alias = _TOP_KEYS.get(key, key)
@@ -250,7 +245,7 @@ def layered(base: ProjectConfig, overrides: Mapping[str, object]) -> ProjectConf
             merged[alias] = combined
         else:
             merged[alias] = value
-    return validate(merged)
+    return validated(merged)
 
 
 def validation_messages(error: ValidationError, *, table: Iterable[str] = ()) -> list[str]:
@@ -259,9 +254,9 @@ def validation_messages(error: ValidationError, *, table: Iterable[str] = ()) ->
     ``table`` names where the options were written (``("clarvis",)`` for the editor's section), so messages
     read ``Unknown key "x" in [clarvis]``.
     """
-    from clarvis_lsp import project_config_validation
+    from clarvis_lsp.config import validation
 
-    return project_config_validation.validation_messages(error, table=tuple(table))
+    return validation.validation_messages(error, table=tuple(table))
 
 
 @dataclass(frozen=True)
@@ -400,8 +395,8 @@ def _load_file(path: Path, table: tuple[str, ...], *, follow_symlinks: bool = Tr
             return _not_found(path.parent)
         section = section[key]
 
-    from clarvis_lsp.project_config_toml import TomlLocator
-    from clarvis_lsp.project_config_validation import problems_of
+    from clarvis_lsp.config.toml_positions import TomlLocator
+    from clarvis_lsp.config.validation import problems_of
 
     locator = TomlLocator(text, table)
     if not isinstance(section, dict):
@@ -412,7 +407,7 @@ def _load_file(path: Path, table: tuple[str, ...], *, follow_symlinks: bool = Tr
     outcome = problems_of(section, table)
     if isinstance(outcome, list):
         return _failed(path, [_invalid(path, locator.locate(loc, key=key), message) for loc, key, message in outcome])
-    return ConfigLoad("ok", outcome, path, [], f"Loaded clarvis-lsp configuration from {path}.")
+    return ConfigLoad("ok", _config_of(outcome), path, [], f"Loaded clarvis-lsp configuration from {path}.")
 
 
 def _syntax_error(path: Path, lines: LineIndex, raw: str) -> Diagnostic:

@@ -2,9 +2,12 @@
 and the ``config/invalid`` messages made from their errors.
 
 Only a written configuration comes here (a ``.clarvis-lsp.toml``, a ``[tool.clarvis-lsp]`` table, editor
-settings, a CLI flag the plain layer cannot take as it is); what comes out is always the plain
-``clarvis_lsp.project_config.ProjectConfig`` dataclass. A tree with no configuration never imports this module,
-and so never pydantic (0.2 s of every ``--check``'s start-up).
+settings, a CLI flag the plain layer cannot take as it is); what comes out is a validated model, or the problems
+with it, which ``config.project`` turns into its plain ``ProjectConfig`` dataclass. A tree with no configuration
+never imports this module, and so never pydantic (0.2 s of every ``--check``'s start-up).
+
+The imports go one way: ``config.project`` imports this module, which learns the words of a configuration from
+``config.vocabulary`` and never imports ``config.project``.
 
 The models keep the dataclasses' names (``ProjectConfig``, ``RootSpec``, ``SettingsOptions``): pydantic puts a
 model's name into some of its messages. Every model is strict: ``"yes"`` is not a boolean and ``1`` is not a
@@ -21,8 +24,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from clarvis_lsp import project_config as plain
-from clarvis_lsp.project_config import (
+from clarvis_lsp.config import vocabulary
+from clarvis_lsp.config.toml_positions import KeyPath
+from clarvis_lsp.config.vocabulary import (
     CONFIG_FILE_NAME,
     PRESETS,
     RULE_SETTINGS,
@@ -30,16 +34,15 @@ from clarvis_lsp.project_config import (
     Preset,
     RuleSetting,
     Scope,
+    split_root,
     suggest,
 )
-from clarvis_lsp.project_config_toml import KeyPath
 
 __all__ = [
     "Problem",
     "ProjectConfig",
     "RootSpec",
     "SettingsOptions",
-    "as_options",
     "parse_root",
     "problems_of",
     "validate",
@@ -55,9 +58,9 @@ def _check_rule_key(code: str) -> str:
     """Accept a catalogue code or a family (``skill``, ``skill/`` or ``skill/*``, kept as ``skill/*``, the form
     ``severity_for`` looks up), as ``--select`` does; anything else is a typo that would silently do nothing.
 
-    The codes are looked up through ``project_config.known_codes`` (an attribute lookup, so tests can replace
+    The codes are looked up through ``vocabulary.known_codes`` (an attribute lookup, so tests can replace
     it)."""
-    codes = plain.known_codes()
+    codes = vocabulary.known_codes()
     families = sorted({known.split("/", 1)[0] for known in codes})
     wildcards = [f"{family}/*" for family in families]
     if code in codes or code in wildcards:
@@ -101,7 +104,7 @@ class RootSpec(_Model):
     @classmethod
     def _from_string(cls, data: Any) -> Any:
         if isinstance(data, str):
-            return plain.RootSpec.split(data)
+            return split_root(data)
         if isinstance(data, (dict, RootSpec)):
             return data
         raise PydanticCustomError(
@@ -131,51 +134,17 @@ class ProjectConfig(_Model):
     exclude: list[str] = Field(default_factory=list)
 
 
-def _plain(model: ProjectConfig) -> plain.ProjectConfig:
-    return plain.ProjectConfig(
-        preset=model.preset,
-        roots=None if model.roots is None else [_plain_root(root) for root in model.roots],
-        strict=model.strict,
-        follow_symlinks=model.follow_symlinks,
-        include_user=model.include_user,
-        rules=dict(model.rules),
-        settings=plain.SettingsOptions(extra_fields=list(model.settings.extra_fields)),
-        exclude=list(model.exclude),
-    )
-
-
-def _plain_root(model: RootSpec) -> plain.RootSpec:
-    return plain.RootSpec(path=model.path, scope=model.scope, source=model.source)
-
-
-def as_options(config: plain.ProjectConfig) -> dict[str, object]:
-    """``config`` as a configuration would write it (aliases as keys, roots as tables): a lower layer to merge a
-    higher one into and validate again."""
-    return {
-        "preset": config.preset,
-        "roots": None
-        if config.roots is None
-        else [{"path": root.path, "scope": root.scope, "source": root.source} for root in config.roots],
-        "strict": config.strict,
-        "followSymlinks": config.follow_symlinks,
-        "includeUser": config.include_user,
-        "rules": dict(config.rules),
-        "settings": {"extraFields": list(config.settings.extra_fields)},
-        "exclude": list(config.exclude),
-    }
-
-
-def validate(data: Mapping[str, object]) -> plain.ProjectConfig:
+def validate(data: Mapping[str, object]) -> ProjectConfig:
     """The configuration ``data`` writes; raises pydantic's ``ValidationError`` (a ``ValueError``)."""
-    return _plain(ProjectConfig.model_validate(data))
+    return ProjectConfig.model_validate(data)
 
 
-def parse_root(text: str) -> plain.RootSpec:
+def parse_root(text: str) -> RootSpec:
     """``PATH[:scope[:source]]`` validated as a root table's string; raises ``ValidationError``."""
-    return _plain_root(RootSpec.model_validate(text))
+    return RootSpec.model_validate(text)
 
 
-def problems_of(section: Mapping[str, object], table: tuple[str, ...]) -> plain.ProjectConfig | list[Problem]:
+def problems_of(section: Mapping[str, object], table: tuple[str, ...]) -> ProjectConfig | list[Problem]:
     """The configuration a project file's ``section`` writes, or every problem in it (none is an exception)."""
     try:
         return validate(section)
