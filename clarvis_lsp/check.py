@@ -21,7 +21,8 @@ from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.parallel import MIN_FILES_PER_PROCESS, Once, map_in_processes, process_count
 from clarvis_lsp.project_config import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.rules.internal import RULE_FAILED
-from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
+from clarvis_lsp.rules.selection import RuleSelection
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
 class UsageError(Exception):
@@ -98,8 +99,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
                 outer_excludes=outer,
                 ceiling=ceiling,
                 validate_workspace=request.workspace is not None,
-                select=request.select,
-                ignore=request.ignore,
+                rules=RuleSelection(select=request.select, ignore=request.ignore),
                 listings=listings,
                 jobs=request.jobs,
                 check_ahead=ahead,
@@ -182,7 +182,7 @@ def check_paths(request: CheckRequest) -> CheckReport:
             for diagnostic in cross
             if diagnostic.code == RULE_FAILED.code or _ignored_symlink_here(diagnostic, engine, targets)
         ]
-        diagnostics.extend(apply_rule_settings(elsewhere, engine.config, select=engine.select, ignore=engine.ignore))
+        diagnostics.extend(engine.rules.apply(elsewhere))
     for load in loads:
         diagnostics.extend(load.diagnostics)
     diagnostics.sort(key=Diagnostic.sort_key)
@@ -218,7 +218,7 @@ def file_findings(
     for path in paths:
         own = engine.check_file_alone(path) if alone else engine.check_file(path)
         items = [*cross.get(path, []), *own]
-        kept = apply_rule_settings(items, engine.config, select=engine.select, ignore=engine.ignore)
+        kept = engine.rules.apply(items)
         found[path] = sorted(kept, key=Diagnostic.sort_key)
     return found
 

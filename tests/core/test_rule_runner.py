@@ -14,6 +14,7 @@ import pytest
 from clarvis_lsp.project_config import config_from_mapping
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import RuleStep
+from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 SKILL = "---\nname: review\ndescription: Reviews.\nuser-invokable: true\n---\nSee [the guide](missing.md).\n"
@@ -82,7 +83,10 @@ def test_select_and_ignore_skip_rules_too(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(runner, "SKILL_RULES", steps)
     config = config_from_mapping({"includeUser": False})
     engine = WorkspaceEngine(
-        directory=ws, config=config, home=tmp_path, select=("skill/missing-name",), ignore=("skill/broken-link",)
+        directory=ws,
+        config=config,
+        home=tmp_path,
+        rules=RuleSelection(select=("skill/missing-name",), ignore=("skill/broken-link",)),
     )
     engine.check_file(ws / ".clarvis/skills/review/SKILL.md")
     assert "skill/name" in calls and "skill/links" not in calls
