@@ -22,7 +22,7 @@ from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.rules import skill
 from clarvis_lsp.rules.base import Findings, RuleStep, report_failure, run_isolated
-from clarvis_lsp.rules.catalogue import RULES
+from clarvis_lsp.rules.catalogue import family_codes
 
 if TYPE_CHECKING:
     from clarvis_lsp.documents.jsondoc import JsonDocument
@@ -32,11 +32,6 @@ if TYPE_CHECKING:
 Document = TypeVar("Document")
 Context = TypeVar("Context")
 Enabled = Callable[[str], bool]
-
-
-def family_codes(*families: str) -> tuple[str, ...]:
-    """Every declared code of the given families (``settings`` → ``settings/unknown-field``, …)."""
-    return tuple(sorted(code for code in RULES if code.split("/", 1)[0] in families))
 
 
 SKILL_RULES: tuple[RuleStep[SkillDocument, skill.SkillContext], ...] = skill.RULE_STEPS
