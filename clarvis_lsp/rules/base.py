@@ -88,11 +88,3 @@ def report_failure(name: str, error: Exception, findings: Findings) -> None:
         "the other rules' stand. Please report this as a bug with the file.",
         data={"rule": name},
     )
-
-
-def run_each(findings: Findings, checks: Iterable[tuple[str, Callable[[Findings], object]]]) -> None:
-    """Run a family's checks one after the other, each isolated (``run_isolated``): a family runs as one step of
-    the runner, and without this one raising check took every other code of the family with it (SPEC §4: one
-    failing rule never hides another)."""
-    for name, check in checks:
-        run_isolated(name, check, findings)

@@ -124,11 +124,9 @@ def _raising(*args: object, **kwargs: object) -> None:
     raise KeyError("boom")
 
 
-def test_a_raising_check_of_a_json_family_hides_none_of_the_familys_other_codes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A JSON family runs as one step of the runner; each of its checks is isolated inside it, so the settings
-    family's marketplace check raising still leaves its unknown field and the hook's event reported."""
+def test_a_raising_json_rule_hides_none_of_the_other_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each JSON rule is its own step of the runner: the settings marketplace rule raising still leaves the unknown
+    field and the hook's event reported, and the plugin version rule the plugin's unknown field."""
     from clarvis_lsp.rules import plugin, settings
 
     ws = tmp_path / "ws"
@@ -150,6 +148,6 @@ def test_a_raising_check_of_a_json_family_hides_none_of_the_familys_other_codes(
     codes = [item.code for item in found]
     assert "settings/invalid-marketplace" not in codes
     assert {"settings/unknown-field", "hooks/unknown-event", "internal/rule-failed"} <= set(codes), codes
-    assert "settings marketplaces" in next(item for item in found if item.code == "internal/rule-failed").message
+    assert "settings/marketplaces" in next(item for item in found if item.code == "internal/rule-failed").message
     plugin_codes = {item.code for item in engine.check_file(plugin_file)}
     assert {"plugin/unknown-field", "internal/rule-failed"} <= plugin_codes, plugin_codes
