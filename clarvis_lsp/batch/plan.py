@@ -17,6 +17,7 @@ from clarvis_lsp.batch.listings import Listings
 from clarvis_lsp.config.project import ConfigLoad, layered, load_project_config, symlinks_followed
 from clarvis_lsp.discovery import Excludes, SkillRootInput, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.discovery.skill_config import check_workspace
+from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
@@ -161,8 +162,7 @@ class Plan:
                 explicit_roots=request.explicit_roots,
                 outer_excludes=outer,
                 ceiling=ceiling,
-                select=request.select,
-                ignore=request.ignore,
+                rules=RuleSelection(select=request.select, ignore=request.ignore),
                 reader=self.listings,
             )
         return engine

@@ -24,7 +24,7 @@ from clarvis_lsp.discovery import discover_skills
 from clarvis_lsp.findings import CheckResult, Diagnostic
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.rules.internal import RULE_FAILED
-from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.findings import file_findings
 
 __all__ = ["CheckReport", "CheckRequest", "UsageError", "check_paths", "discover"]
@@ -107,7 +107,7 @@ def _check_engine(plan: Plan, engine: WorkspaceEngine, ahead: CheckAhead) -> lis
         for diagnostic in cross
         if diagnostic.code == RULE_FAILED.code or _ignored_link_finding(diagnostic, plan, engine)
     ]
-    found.extend(apply_rule_settings(elsewhere, engine.config, select=engine.select, ignore=engine.ignore))
+    found.extend(engine.rules.apply(elsewhere))
     return found
 
 

@@ -1,16 +1,21 @@
 """The rule catalogue: every code the engine can report, its default severity and its documentation.
 
-Codes are public API (users switch them off or change their severity in configuration), so each family module
-declares its rules here once, through ``rule(...)``, and reports only codes it declared. The documentation of a
-rule feeds ``clarvis-lsp --explain CODE``, SARIF's ``tool.driver.rules[].help`` and the server's
-``codeDescription``.
+Codes are public API (users switch them off or change their severity in configuration), so every code is listed in
+the family table (``clarvis_lsp.rules.families``), and the module the table names declares its rule here once,
+through ``rule(...)``, and reports only codes it declared. A family's codes are the table's answer, the same
+whatever has been imported; a rule's severity and documentation need its module (``all_rules`` imports them all).
+The documentation of a rule feeds ``clarvis-lsp --explain CODE``, SARIF's ``tool.driver.rules[].help`` and the
+server's ``codeDescription``.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 from clarvis_lsp.findings import Severity
+from clarvis_lsp.rules.families import FAMILIES
+from clarvis_lsp.rules.suggest import did_you_mean
 
 REPOSITORY_URL = "https://github.com/clarvis-lsp/clarvis-lsp"
 DOCS_BASE_URL = REPOSITORY_URL + "/blob/main/docs/rules/"
@@ -64,6 +69,31 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {}
+"""The rules declared so far: a family's module adds its rules as it is imported (``all_rules`` imports them all)."""
+
+MODULE_CODES: dict[str, tuple[str, ...]] = {}
+"""The codes each rule module declares, from the family table (a module may declare codes of several families)."""
+for _by_module in FAMILIES.values():
+    for _module, _codes in _by_module.items():
+        MODULE_CODES[_module] = (*MODULE_CODES.get(_module, ()), *_codes)
+KNOWN_CODES = frozenset(code for codes in MODULE_CODES.values() for code in codes)
+
+
+def family_codes(*families: str) -> tuple[str, ...]:
+    """Every code of the given families (``settings`` → ``settings/unknown-field``, …), sorted: the family table's
+    answer, so the same before and after any rule module is imported."""
+    return tuple(sorted(code for family in families for codes in FAMILIES[family].values() for code in codes))
+
+
+def module_codes(module: str) -> tuple[str, ...]:
+    """The codes the rule module ``module`` (``clarvis_lsp.rules.mcp``) declares, from the family table."""
+    return MODULE_CODES[module]
+
+
+def load_all() -> None:
+    """Import every rule module of the family table, so that each has declared its rules."""
+    for module in MODULE_CODES:
+        importlib.import_module(module)
 
 
 def rule(
@@ -76,25 +106,25 @@ def rule(
     fix: str,
     file_kind: str,
 ) -> Rule:
-    """Declare a rule; a code may be declared once."""
+    """Declare a rule; a code may be declared once, and only when the family table lists it."""
     if code in RULES:
         raise ValueError(f"rule {code} declared twice")
+    if code not in KNOWN_CODES:
+        raise ValueError(f"rule {code} is not in the family table (clarvis_lsp/rules/families.py)")
     declared = Rule(code, severity, summary, why, example, fix, file_kind)
     RULES[code] = declared
     return declared
 
 
 def all_rules() -> list[Rule]:
-    """Every declared rule, importing the family modules so that each has declared its rules."""
-    from clarvis_lsp.rules import load_all
-
+    """Every rule, importing the rule modules so that each has declared its rules."""
     load_all()
     return sorted(RULES.values(), key=lambda r: r.code)
 
 
 def families() -> list[str]:
     """Every rule family (``skill``, ``hooks``, …), sorted: what ``--select skill`` and ``[rules]`` may name."""
-    return sorted({declared.family for declared in all_rules()})
+    return sorted(FAMILIES)
 
 
 def rules_matching(pattern: str) -> list[Rule] | None:
@@ -115,9 +145,7 @@ def rules_matching(pattern: str) -> list[Rule] | None:
 
 def unknown_pattern_message(pattern: str, option: str) -> str:
     """The one-line usage error for a word that names no rule, with the closest code or family."""
-    from clarvis_lsp.rules.base import did_you_mean
-
-    candidates = [declared.code for declared in all_rules()] + families()
+    candidates = sorted(KNOWN_CODES) + families()
     return (
         f"unknown rule code or family {pattern.strip()!r} in {option}."
         f"{did_you_mean(pattern.strip(), candidates)} `clarvis-lsp --list-rules` lists them all."

@@ -8,12 +8,12 @@ entry come from ``clarvis_lsp.knowledge.marketplace`` (the schema).
 
 from __future__ import annotations
 
-import functools
 import re
+from collections.abc import Callable, Iterator
 
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.findings import Related, Severity
-from clarvis_lsp.rules.base import Findings, run_isolated
+from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.json_values import opening
@@ -100,25 +100,6 @@ INVALID_VALUE = rule(
 )
 
 
-def check_marketplace(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """Run every ``marketplace/*`` rule on one marketplace.json: the structural errors from the schema's
-    annotations, then what the schema cannot say (defaulted fields, sources, paths, home pages, duplicates)."""
-    check_structure(document, "marketplace", findings, _variables)
-    root = document.root
-    if not isinstance(root, JsonObject):
-        return  # empty (json/syntax) or not an object (the schema's type error)
-    run_isolated("marketplace/defaulted", lambda own: _check_defaulted(document, root, own), findings)
-    plugins = root.value_of("plugins")
-    if not isinstance(plugins, JsonArray):
-        return
-    first_by_name: dict[str, JsonNode] = {}
-    for index, entry in enumerate(plugins.items):
-        if isinstance(entry, JsonObject):
-            label = _entry_label(entry, index)
-            check = functools.partial(_check_entry, document, entry, label, first_by_name)
-            run_isolated(f"marketplace entry {label}", check, findings)
-
-
 # -- helpers ---------------------------------------------------------------------------------------------------
 
 
@@ -147,7 +128,10 @@ def _entry_label(entry: JsonNode, index: int) -> str:
     return f"entry {index + 1}"
 
 
-def _check_defaulted(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
+def _check_defaulted(document: JsonDocument, findings: Findings) -> None:
+    root = document.root
+    if not isinstance(root, JsonObject):
+        return  # empty (json/syntax) or not an object (the schema's type error)
     if root.get("name") is None:
         findings.add(
             DEFAULTED.code,
@@ -170,30 +154,54 @@ def _usable(node: JsonNode | None) -> bool:
     return node is not None and node.kind == "string" and isinstance(node.value, str) and bool(node.value.strip())
 
 
-def _check_entry(
-    document: JsonDocument, entry: JsonObject, label: str, first_by_name: dict[str, JsonNode], findings: Findings
-) -> None:
-    source = entry.value_of("source")
-    if source is not None and _usable(source):
-        _check_source(document, source, label, findings)
-    _check_path(document, entry, label, findings)
-    _check_homepage(document, entry, label, findings)
-    name = entry.value_of("name")
-    if name is not None and _usable(name):
+def _entries(document: JsonDocument) -> Iterator[tuple[JsonObject, str]]:
+    """Each entry object of the root's ``plugins`` array with the label messages name it by (another value is the
+    schema's type error)."""
+    root = document.root
+    plugins = root.value_of("plugins") if isinstance(root, JsonObject) else None
+    if isinstance(plugins, JsonArray):
+        for index, entry in enumerate(plugins.items):
+            if isinstance(entry, JsonObject):
+                yield entry, _entry_label(entry, index)
+
+
+def _check_duplicates(document: JsonDocument, findings: Findings) -> None:
+    first_by_name: dict[str, JsonNode] = {}
+    for entry, _label in _entries(document):
+        name = entry.value_of("name")
+        if name is None or not _usable(name):
+            continue
         assert isinstance(name.value, str)
         first = first_by_name.get(name.value)
         if first is None:
             first_by_name[name.value] = name
-        else:
-            findings.add(
-                DUPLICATE_ENTRY.code,
-                document.node_range(name),
-                f"Another entry is already named {json_string(name.value)} (line "
-                f"{document.node_range(first).start.line + 1}): rename this entry or remove the duplicate.",
-                related=[
-                    Related(findings.path, document.node_range(first), f"first entry named {json_string(name.value)}")
-                ],
-            )
+            continue
+        findings.add(
+            DUPLICATE_ENTRY.code,
+            document.node_range(name),
+            f"Another entry is already named {json_string(name.value)} (line "
+            f"{document.node_range(first).start.line + 1}): rename this entry or remove the duplicate.",
+            related=[
+                Related(findings.path, document.node_range(first), f"first entry named {json_string(name.value)}")
+            ],
+        )
+
+
+def _check_sources(document: JsonDocument, findings: Findings) -> None:
+    for entry, label in _entries(document):
+        source = entry.value_of("source")
+        if source is not None and _usable(source):
+            _check_source(document, source, label, findings)
+
+
+def _check_paths(document: JsonDocument, findings: Findings) -> None:
+    for entry, label in _entries(document):
+        _check_path(document, entry, label, findings)
+
+
+def _check_homepages(document: JsonDocument, findings: Findings) -> None:
+    for entry, label in _entries(document):
+        _check_homepage(document, entry, label, findings)
 
 
 def _source_problem(source: str) -> str | None:
@@ -277,3 +285,27 @@ def _check_homepage(document: JsonDocument, entry: JsonObject, label: str, findi
             'such as "https://example.com/quality".',
             severity=Severity.WARNING,
         )
+
+
+def _check_structure(document: JsonDocument, findings: Findings) -> None:
+    """The structural errors from ``marketplace.schema.json``'s annotations."""
+    check_structure(document, "marketplace", findings, _variables)
+
+
+def _step(check: Callable[[JsonDocument, Findings], None]) -> Callable[[JsonDocument, JsonFileContext, Findings], None]:
+    """A rule of the file alone as a step of the runner's table (these rules need no context)."""
+    return lambda document, _context, findings: check(document, findings)
+
+
+RULE_STEPS: tuple[RuleStep[JsonDocument, JsonFileContext], ...] = (
+    RuleStep(
+        "marketplace/structure", (ENTRY_OMITTED.code, INVALID_VALUE.code, UNKNOWN_FIELD.code), _step(_check_structure)
+    ),
+    RuleStep("marketplace/defaulted", (DEFAULTED.code,), _step(_check_defaulted)),
+    RuleStep("marketplace/sources", (INVALID_SOURCE.code, RELATIVE_SOURCE.code), _step(_check_sources)),
+    RuleStep("marketplace/paths", (INVALID_VALUE.code,), _step(_check_paths)),
+    RuleStep("marketplace/homepages", (INVALID_VALUE.code,), _step(_check_homepages)),
+    RuleStep("marketplace/duplicate-entry", (DUPLICATE_ENTRY.code,), _step(_check_duplicates)),
+)
+"""The rules of a marketplace.json, each run on its own by the rule runner: the structural errors from the schema's
+annotations, then what the schema cannot say (defaulted fields, sources, paths, home pages, duplicates)."""

@@ -13,39 +13,35 @@ import functools
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.knowledge import plugin as facts
-from clarvis_lsp.rules.activation import check_plugin_shadowed
-from clarvis_lsp.rules.base import Findings, run_each
+from clarvis_lsp.rules.activation import PLUGIN_SHADOWED, check_plugin_shadowed
+from clarvis_lsp.rules.base import Findings, RuleStep
+from clarvis_lsp.rules.catalogue import family_codes, module_codes
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.jsonedit import json_string
 from clarvis_lsp.rules.mcp import check_mcp_servers
-from clarvis_lsp.rules.plugin_bootstrap import check_bootstrap_skill
-from clarvis_lsp.rules.plugin_capabilities import POLICIES, TIMEOUT_DEFAULT, check_executables, check_run_policies
-from clarvis_lsp.rules.plugin_manifest import check_author, check_name, check_version, directory_name, name_advice
-from clarvis_lsp.rules.plugin_paths import check_hooks
+from clarvis_lsp.rules.plugin_bootstrap import UNKNOWN_BOOTSTRAP_SKILL, check_bootstrap_skill
+from clarvis_lsp.rules.plugin_capabilities import (
+    INVALID_EXECUTABLE,
+    INVALID_RUN_POLICY,
+    POLICIES,
+    TIMEOUT_DEFAULT,
+    check_executables,
+    check_run_policies,
+)
+from clarvis_lsp.rules.plugin_manifest import (
+    INVALID_NAME,
+    INVALID_VALUE,
+    MISSING_NAME,
+    NAME_DIRECTORY_MISMATCH,
+    UNKNOWN_FIELD,
+    check_author,
+    check_name,
+    check_version,
+    directory_name,
+    name_advice,
+)
+from clarvis_lsp.rules.plugin_paths import HOOKS_JSON_IGNORED, MISSING_PATH, PATH_ESCAPES, check_hooks
 from clarvis_lsp.rules.structure import check_structure
-
-
-def check_plugin(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """Run every ``plugin/*`` rule on one plugin.json (and the hooks/MCP rules on its inline values)."""
-    check_structure(document, "plugin", findings, functools.partial(_variables, context))
-    root = document.root
-    if not isinstance(root, JsonObject):
-        return  # empty (json/syntax) or not an object (the schema's type error)
-    plugin_dir = context.path.parent
-    run_each(
-        findings,
-        (
-            ("plugin name", lambda own: check_name(document, root, context, own)),
-            ("plugin version", lambda own: check_version(document, root, own)),
-            ("plugin author", lambda own: check_author(document, root, own)),
-            ("plugin mcpServers", lambda own: _check_mcp_servers(document, root, own)),
-            ("plugin hooks", lambda own: check_hooks(document, root, plugin_dir, context, own)),
-            ("plugin bootstrapSkill", lambda own: check_bootstrap_skill(document, root, plugin_dir, context, own)),
-            ("plugin capabilityExecutables", lambda own: check_executables(document, root, own)),
-            ("plugin capabilityRunPolicies", lambda own: check_run_policies(document, root, own)),
-            ("plugin/shadowed", lambda own: check_plugin_shadowed(document, context, own)),
-        ),
-    )
 
 
 def _variables(context: JsonFileContext, node: JsonNode) -> dict[str, str]:
@@ -77,7 +73,83 @@ def _variables(context: JsonFileContext, node: JsonNode) -> dict[str, str]:
     return values
 
 
-def _check_mcp_servers(document: JsonDocument, root: JsonObject, findings: Findings) -> None:
-    node = root.value_of("mcpServers")
+def _root(document: JsonDocument) -> JsonObject | None:
+    """The manifest's object; None when empty (json/syntax) or not an object (the schema's type error)."""
+    root = document.root
+    return root if isinstance(root, JsonObject) else None
+
+
+def _check_structure(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """The structural errors from ``plugin.schema.json``'s annotations."""
+    check_structure(document, "plugin", findings, functools.partial(_variables, context))
+
+
+def _check_name(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_name(document, root, context, findings)
+
+
+def _check_version(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_version(document, root, findings)
+
+
+def _check_author(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_author(document, root, findings)
+
+
+def _check_mcp_servers(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    root = _root(document)
+    node = root.value_of("mcpServers") if root is not None else None
     if isinstance(node, JsonObject):  # another value is the schema's type error
         check_mcp_servers(document, node, findings)
+
+
+def _check_hooks(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_hooks(document, root, context.path.parent, context, findings)
+
+
+def _check_bootstrap_skill(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_bootstrap_skill(document, root, context.path.parent, context, findings)
+
+
+def _check_executables(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_executables(document, root, findings)
+
+
+def _check_run_policies(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if (root := _root(document)) is not None:
+        check_run_policies(document, root, findings)
+
+
+def _check_shadowed(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    if _root(document) is not None:
+        check_plugin_shadowed(document, context, findings)
+
+
+RULE_STEPS: tuple[RuleStep[JsonDocument, JsonFileContext], ...] = (
+    RuleStep(
+        "plugin/structure",
+        (MISSING_NAME.code, INVALID_NAME.code, INVALID_VALUE.code, UNKNOWN_FIELD.code, INVALID_EXECUTABLE.code),
+        _check_structure,
+    ),
+    RuleStep("plugin/name", (MISSING_NAME.code, INVALID_NAME.code, NAME_DIRECTORY_MISMATCH.code), _check_name),
+    RuleStep("plugin/version", (INVALID_VALUE.code,), _check_version),
+    RuleStep("plugin/author", (INVALID_VALUE.code, UNKNOWN_FIELD.code), _check_author),
+    RuleStep("plugin/mcp-servers", module_codes("clarvis_lsp.rules.mcp"), _check_mcp_servers),
+    RuleStep(
+        "plugin/hooks",
+        (*family_codes("hooks"), INVALID_VALUE.code, MISSING_PATH.code, PATH_ESCAPES.code, HOOKS_JSON_IGNORED.code),
+        _check_hooks,
+    ),
+    RuleStep("plugin/bootstrap-skill", (UNKNOWN_BOOTSTRAP_SKILL.code,), _check_bootstrap_skill),
+    RuleStep("plugin/capability-executables", (INVALID_EXECUTABLE.code,), _check_executables),
+    RuleStep("plugin/capability-run-policies", (INVALID_RUN_POLICY.code,), _check_run_policies),
+    RuleStep("plugin/shadowed", (PLUGIN_SHADOWED.code,), _check_shadowed),
+)
+"""The rules of a plugin.json, in order, each run on its own by the rule runner (and the hook and MCP rules on its
+inline ``hooks`` and ``mcpServers``)."""

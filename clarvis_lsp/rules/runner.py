@@ -4,10 +4,11 @@ A rule is a function over a parsed document and its context that adds findings. 
 
 - skips a rule none of whose codes is enabled (a code switched ``off`` in configuration, or left out by
   ``--select``/``--ignore``, costs nothing);
-- runs each rule against its own ``Findings``, so an exception loses only that rule's findings: it becomes one
-  ``internal/rule-failed`` finding on the file, is logged, and every other rule still reports.
+- runs each rule on its own, so an exception loses only that rule's findings: it becomes one
+  ``internal/rule-failed`` finding on the file, is logged, and every other rule still reports (SPEC §4).
 
-The tables are plain data read at call time, so the order of the checks is visible here and nowhere else.
+The tables are plain data read at call time: each family module lists its rules as steps (``RULE_STEPS``, each
+with the codes it may report), and the tables here say which families each file kind runs, in which order.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.rules import skill
 from clarvis_lsp.rules.base import Findings, RuleStep, report_failure, run_isolated
-from clarvis_lsp.rules.catalogue import RULES
+from clarvis_lsp.rules.catalogue import family_codes
 
 if TYPE_CHECKING:
     from clarvis_lsp.documents.jsondoc import JsonDocument
@@ -32,11 +33,6 @@ if TYPE_CHECKING:
 Document = TypeVar("Document")
 Context = TypeVar("Context")
 Enabled = Callable[[str], bool]
-
-
-def family_codes(*families: str) -> tuple[str, ...]:
-    """Every declared code of the given families (``settings`` → ``settings/unknown-field``, …)."""
-    return tuple(sorted(code for code in RULES if code.split("/", 1)[0] in families))
 
 
 SKILL_RULES: tuple[RuleStep[SkillDocument, skill.SkillContext], ...] = skill.RULE_STEPS
@@ -70,23 +66,17 @@ def json_syntax() -> RuleStep[JsonDocument, JsonFileContext]:
 
 @functools.cache
 def json_rules() -> dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext], ...]]:
-    """The steps of each JSON kind. Built on first use: importing the JSON rule families (and the JSON document
-    model and schemas they use) was a fifth of a check's start-up, spent even on a tree of SKILL.md files alone.
-    Each family declares its codes in the catalogue as it is imported, before they are asked about here."""
+    """The steps of each JSON kind: the syntax, then every rule of the file's family, each its own step. Built on
+    first use: importing the JSON rule families (and the JSON document model and schemas they use) was a fifth of a
+    check's start-up, spent even on a tree of SKILL.md files alone."""
     from clarvis_lsp.rules import hooks, marketplace, plugin, settings
 
     syntax = json_syntax()
     table: dict[FileKind, tuple[RuleStep[JsonDocument, JsonFileContext], ...]] = {
-        FileKind.SETTINGS: (
-            syntax,
-            RuleStep("settings", family_codes("settings", "hooks", "mcp"), settings.check_settings),
-        ),
-        FileKind.PLUGIN: (syntax, RuleStep("plugin", family_codes("plugin", "hooks", "mcp"), plugin.check_plugin)),
+        FileKind.SETTINGS: (syntax, *settings.RULE_STEPS),
+        FileKind.PLUGIN: (syntax, *plugin.RULE_STEPS),
         FileKind.HOOKS: (syntax, RuleStep("hooks", family_codes("hooks"), hooks.check_hooks_file)),
-        FileKind.MARKETPLACE: (
-            syntax,
-            RuleStep("marketplace", family_codes("marketplace"), marketplace.check_marketplace),
-        ),
+        FileKind.MARKETPLACE: (syntax, *marketplace.RULE_STEPS),
     }
     assert table.keys() == JSON_KINDS  # the kinds asked about before the families are imported
     return table

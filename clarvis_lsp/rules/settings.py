@@ -7,15 +7,12 @@ Only files recognised as settings reach these rules: a ``.vscode/settings.json``
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject
 from clarvis_lsp.findings import Fix, Related, Severity
 from clarvis_lsp.knowledge import settings as facts
-from clarvis_lsp.rules.activation import check_mcp_overrides, check_providers
-from clarvis_lsp.rules.base import Findings, closest, run_each
-from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.activation import OVERRIDES_PERSONAL, UNKNOWN_PROVIDER, check_mcp_overrides, check_providers
+from clarvis_lsp.rules.base import Findings, RuleStep, closest
+from clarvis_lsp.rules.catalogue import family_codes, module_codes, rule
 from clarvis_lsp.rules.context import JsonFileContext
 from clarvis_lsp.rules.hooks import check_hook_list
 from clarvis_lsp.rules.hooks_foreign import is_claude_hooks, report_foreign_hooks
@@ -89,48 +86,6 @@ REQUIRES_TRUST = rule(
     "`[tool.clarvis-lsp.rules]` in `pyproject.toml`, or the editor setting `clarvis.rules`).",
     file_kind="settings",
 )
-
-
-def check_settings(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """Run every ``settings/*`` rule, then the hook and MCP rules on ``hooks`` and ``mcpServers``: the type,
-    required and empty-value errors from ``settings.schema.json``'s annotations, then what the schema cannot say
-    (unknown fields against the fields configuration allows, Git URLs, installed plugins, trust)."""
-    check_structure(document, "settings", findings, _variables, exempt=_claude_hooks)
-    root = document.root
-    if not isinstance(root, JsonObject):
-        return  # empty (json/syntax) or not an object (the schema's type error)
-    scope = context.settings_scope
-    owner = "workspace settings" if scope == "workspace" else "personal settings"
-    known = (*facts.FIELDS, *context.extra_settings_fields)
-    checks: list[tuple[str, Callable[[Findings], object]]] = []
-    for member in root.members:
-        if member.key not in known:
-            checks.append(("settings/unknown-field", functools.partial(_unknown_field, document, member, known)))
-            continue
-        if root.get(member.key) is not member or member.value is None:
-            continue  # an earlier duplicate (json/duplicate-key) or a missing value (json/syntax)
-        value = member.value
-        key = member.key
-        if key == "hooks" and isinstance(value, JsonArray):
-            checks.append(("settings hooks", functools.partial(check_hook_list, document, value, owner=owner)))
-        elif key == "hooks":
-            checks.append(("settings hooks", functools.partial(report_foreign_hooks, document, value, owner=owner)))
-        elif key == "mcpServers" and isinstance(value, JsonObject):
-            checks.append(("settings mcpServers", functools.partial(check_mcp_servers, document, value)))
-            if scope == "workspace":
-                checks.append(
-                    ("mcp/overrides-personal", functools.partial(check_mcp_overrides, document, value, context))
-                )
-        elif key == "marketplaces" and isinstance(value, JsonArray):
-            checks.append(("settings marketplaces", functools.partial(_check_marketplaces, document, value)))
-        elif key == "enabledPlugins" and isinstance(value, JsonArray):
-            checks.append(
-                ("settings enabledPlugins", functools.partial(_check_enabled_plugins, document, value, context))
-            )
-    checks.append(("settings/unknown-provider", functools.partial(check_providers, document, root, context)))
-    if scope == "workspace":
-        checks.append(("settings/requires-trust", functools.partial(_check_trust, document, root)))
-    run_each(findings, checks)
 
 
 def _claude_hooks(node: JsonNode) -> bool:
@@ -255,3 +210,93 @@ def _check_trust(document: JsonDocument, root: JsonObject, findings: Findings) -
                         document.key_range(inner),
                         f'"{member.key}.{name}" in workspace settings {tail}',
                     )
+
+
+def _check_structure(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """The type, required and empty-value errors from ``settings.schema.json``'s annotations."""
+    check_structure(document, "settings", findings, _variables, exempt=_claude_hooks)
+
+
+def _check_unknown_fields(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """Every top-level field that is neither known nor allowed by configuration (``settings.extraFields``)."""
+    root = document.root
+    if not isinstance(root, JsonObject):
+        return  # empty (json/syntax) or not an object (the schema's type error)
+    known = (*facts.FIELDS, *context.extra_settings_fields)
+    for member in root.members:
+        if member.key not in known:
+            _unknown_field(document, member, known, findings)
+
+
+def _field(document: JsonDocument, key: str) -> JsonNode | None:
+    """The value of the top-level ``key`` (the last of duplicates: json/duplicate-key reports the others), or None
+    when the root is not an object, the field is absent or its value missing (json/syntax)."""
+    root = document.root
+    return root.value_of(key) if isinstance(root, JsonObject) else None
+
+
+def _owner(context: JsonFileContext) -> str:
+    return "workspace settings" if context.settings_scope == "workspace" else "personal settings"
+
+
+def _check_hooks(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """The ``hooks/*`` rules on the ``hooks`` array (Claude Code's shape: ``hooks/foreign-format``)."""
+    value = _field(document, "hooks")
+    if isinstance(value, JsonArray):
+        check_hook_list(document, value, findings, owner=_owner(context))
+    elif value is not None:
+        report_foreign_hooks(document, value, findings, owner=_owner(context))
+
+
+def _check_mcp_servers(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """The ``mcp/*`` rules on each server of ``mcpServers`` (another value is the schema's type error)."""
+    value = _field(document, "mcpServers")
+    if isinstance(value, JsonObject):
+        check_mcp_servers(document, value, findings)
+
+
+def _check_mcp_overrides(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    """``mcp/overrides-personal``: a workspace server of the name of a personal one."""
+    value = _field(document, "mcpServers")
+    if isinstance(value, JsonObject) and context.settings_scope == "workspace":
+        check_mcp_overrides(document, value, context, findings)
+
+
+def _check_marketplace_urls(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    value = _field(document, "marketplaces")
+    if isinstance(value, JsonArray):
+        _check_marketplaces(document, value, findings)
+
+
+def _check_plugins(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    value = _field(document, "enabledPlugins")
+    if isinstance(value, JsonArray):
+        _check_enabled_plugins(document, value, context, findings)
+
+
+def _check_providers(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    root = document.root
+    if isinstance(root, JsonObject):
+        check_providers(document, root, context, findings)
+
+
+def _check_requires_trust(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
+    root = document.root
+    if isinstance(root, JsonObject) and context.settings_scope == "workspace":
+        _check_trust(document, root, findings)
+
+
+RULE_STEPS: tuple[RuleStep[JsonDocument, JsonFileContext], ...] = (
+    RuleStep("settings/structure", (INVALID_VALUE.code,), _check_structure),
+    RuleStep("settings/unknown-field", (UNKNOWN_FIELD.code,), _check_unknown_fields),
+    RuleStep("settings/hooks", family_codes("hooks"), _check_hooks),
+    RuleStep("settings/mcp-servers", module_codes("clarvis_lsp.rules.mcp"), _check_mcp_servers),
+    RuleStep("mcp/overrides-personal", (OVERRIDES_PERSONAL.code,), _check_mcp_overrides),
+    RuleStep("settings/marketplaces", (INVALID_MARKETPLACE.code,), _check_marketplace_urls),
+    RuleStep("settings/enabled-plugins", (UNKNOWN_PLUGIN.code, DUPLICATE_PLUGIN.code), _check_plugins),
+    RuleStep("settings/unknown-provider", (UNKNOWN_PROVIDER.code,), _check_providers),
+    RuleStep("settings/requires-trust", (REQUIRES_TRUST.code,), _check_requires_trust),
+)
+"""The rules of a settings.json, in order, each run on its own by the rule runner: the schema's structural
+errors, then what the schema cannot say (unknown fields against the fields configuration allows, Git URLs,
+installed plugins, providers, trust), and the hook and MCP rules on ``hooks`` and ``mcpServers``."""

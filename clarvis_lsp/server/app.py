@@ -40,6 +40,7 @@ from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.rules.catalogue import TRUST_NOTICES
+from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.server.convert import UTF16, from_client_position, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
 from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
@@ -190,7 +191,7 @@ class ClarvisServer(LanguageServer):
             config=config,
             home=self.home,
             overlay=MappingProxyType(self.overlay),
-            ignore=TRUST_NOTICES if self.trust_workspace else (),
+            rules=RuleSelection(ignore=TRUST_NOTICES if self.trust_workspace else ()),
         )
 
     def config_for(self, directory: Path) -> ProjectConfig:
@@ -251,7 +252,7 @@ class ClarvisServer(LanguageServer):
         then started a second first scan beside the running one (twice the time and the memory)."""
         for directory, engine in list(self.engines.items()):
             config = self.config_for(directory)
-            trust_changed = bool(engine.ignore) != self.trust_workspace
+            trust_changed = bool(engine.rules.ignore) != self.trust_workspace
             if config != engine.config or trust_changed:
                 self.engines[directory] = self._new_engine(directory, config)
             if trust_changed:  # the state the effective configuration shows (no open file may be re-checked)

@@ -43,7 +43,6 @@ from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, settings_file
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
-from clarvis_lsp.rules.catalogue import RULES
 from clarvis_lsp.rules.discovery import (
     SYMLINK_IGNORED,
     UNREADABLE,
@@ -54,6 +53,7 @@ from clarvis_lsp.rules.discovery import (
 )
 from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
+from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.rules.skill import SkillContext
 from clarvis_lsp.workspace.marketplaces import marketplace_sources
 
@@ -119,8 +119,9 @@ class WorkspaceEngine:
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
     ceiling: Path | None = None  # how far up xcsh looks for each source's project root (the folder, the --check path)
     outer_excludes: Excludes | None = None  # the checked tree's exclude patterns, for a nested workspace
-    select: tuple[str, ...] = ()  # --select: only these codes or families run
-    ignore: tuple[str, ...] = ()  # --ignore: these codes or families never run
+    rules: RuleSelection = field(default_factory=RuleSelection)
+    """Which codes run and at what severity: ``--select``/``--ignore`` as given, under ``config``'s ``[rules]``
+    (joined in on construction, so an engine built with another configuration brings its own)."""
     unreadable: dict[Path, str] = field(default_factory=dict)  # files that could not be read, and why
     reader: DirectoryReader = field(default=OS_READER, repr=False)
     """How directories are listed and files found (``discovery.io``): the operating system, or a headless run's
@@ -128,10 +129,12 @@ class WorkspaceEngine:
     _discovered: Discovered | None = None
     _cross: dict[Path, list[Diagnostic]] | None = None
     _marketplace_plugins: frozenset[Path] | None = field(default=None, repr=False)
-    _enabled: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
     _skill_steps: tuple[RuleStep[SkillDocument, SkillContext], ...] | None = field(
         default=None, repr=False, compare=False
-    )  # the SKILL.md rule steps with an enabled code (is_enabled, once)
+    )  # the SKILL.md rule steps with an enabled code (asked once)
+
+    def __post_init__(self) -> None:
+        self.rules = self.rules.configured(self.config)
 
     # -- discovery ---------------------------------------------------------------------------------------------
 
@@ -385,7 +388,7 @@ class WorkspaceEngine:
             from clarvis_lsp.rules.agent import AgentContext, AgentFile
 
             agent_file, where = AgentFile(path, text), AgentContext(self.directory, self.discovered.agents)
-            run_rules(runner.agent_rules(), agent_file, where, findings, self.is_enabled)
+            run_rules(runner.agent_rules(), agent_file, where, findings, self.rules.enabled)
             return findings.items
         steps = runner.json_rules().get(kind) if kind in runner.JSON_KINDS else None
         if steps:
@@ -395,7 +398,7 @@ class WorkspaceEngine:
             if read is None:
                 return []
             text, findings = read
-            run_rules(steps, parse_json(text), self.json_context(path), findings, self.is_enabled)
+            run_rules(steps, parse_json(text), self.json_context(path), findings, self.rules.enabled)
             return findings.items
         return []
 
@@ -407,7 +410,7 @@ class WorkspaceEngine:
     def _enabled_skill_steps(self) -> tuple[RuleStep[SkillDocument, SkillContext], ...]:
         """The SKILL.md rule steps with an enabled code, chosen on first use (the options never change)."""
         if self._skill_steps is None:
-            self._skill_steps = enabled_steps(runner.SKILL_RULES, self.is_enabled)
+            self._skill_steps = enabled_steps(runner.SKILL_RULES, self.rules.enabled)
         return self._skill_steps
 
     def skill_findings(self, skill: SkillInfo, agents: Mapping[str, AgentInfo]) -> list[Diagnostic]:
@@ -436,22 +439,13 @@ class WorkspaceEngine:
             document = parse_skill(path, text)
             steps, context = self._enabled_skill_steps(), SkillContext(agents=None)
             run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
-        elif kind in runner.JSON_KINDS and any(self.is_enabled(code) for code in runner.json_syntax().codes):
+        elif kind in runner.JSON_KINDS and any(self.rules.enabled(code) for code in runner.json_syntax().codes):
             from clarvis_lsp.documents.jsondoc import parse_json
             from clarvis_lsp.rules.json import check_json_syntax
 
             json_document = parse_json(text)
             run_isolated("json", lambda own: check_json_syntax(json_document, own), findings)
         return findings.items
-
-    def is_enabled(self, code: str) -> bool:
-        """Whether ``code`` is reported at all: not ``off`` in configuration, and kept by ``--select``/``--ignore``.
-        Asked for every rule of every file, so answered once per code (the options never change for an engine)."""
-        enabled = self._enabled.get(code)
-        if enabled is None:
-            enabled = bool(apply_rule_settings([_probe(code)], self.config, select=self.select, ignore=self.ignore))
-            self._enabled[code] = enabled
-        return enabled
 
     def json_context(self, path: Path) -> JsonFileContext:
         from clarvis_lsp.rules.context import JsonFileContext
@@ -604,52 +598,3 @@ def _inside_a_root(path: Path, roots: list[str]) -> bool:
     """A path strictly inside a skill root: a skill directory, its SKILL.md or a resource."""
     text = str(path)
     return any(text.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
-def apply_rule_settings(
-    diagnostics: Iterable[Diagnostic],
-    config: ProjectConfig,
-    *,
-    select: Iterable[str] = (),
-    ignore: Iterable[str] = (),
-) -> list[Diagnostic]:
-    """Apply configured severities, ``off``, and the CLI's ``--select``/``--ignore`` (codes or families)."""
-    selected = tuple(select)
-    ignored = tuple(ignore)
-    kept: list[Diagnostic] = []
-    for diagnostic in diagnostics:
-        if selected and not any(_code_matches(diagnostic.code, pattern) for pattern in selected):
-            continue
-        if any(_code_matches(diagnostic.code, pattern) for pattern in ignored):
-            continue
-        severity = config.severity_for(diagnostic.code, diagnostic.severity)
-        if severity is None:
-            continue
-        if severity != diagnostic.severity:
-            diagnostic = Diagnostic(
-                diagnostic.path,
-                diagnostic.range,
-                severity,
-                diagnostic.code,
-                diagnostic.message,
-                diagnostic.related,
-                diagnostic.fixes,
-                diagnostic.data,
-            )
-        kept.append(diagnostic)
-    return kept
-
-
-def _probe(code: str) -> Diagnostic:
-    """A stand-in finding of ``code``, to ask ``apply_rule_settings`` whether the code would be reported."""
-    start = Position(0, 0)
-    return Diagnostic(Path(), Range(start, start), RULES[code].severity, code, "")
-
-
-def _code_matches(code: str, pattern: str) -> bool:
-    """``skill/unknown-field`` matches itself, ``skill``, ``skill/`` and ``skill/*``."""
-    pattern = pattern.strip()
-    if pattern == code:
-        return True
-    family = pattern.rstrip("*").rstrip("/")
-    return "/" not in family and code.split("/", 1)[0] == family

@@ -13,7 +13,7 @@ from pathlib import Path
 from clarvis_lsp.config.project import layered, load_project_config, symlinks_followed
 from clarvis_lsp.discovery import nearest_workspace
 from clarvis_lsp.findings import Diagnostic
-from clarvis_lsp.workspace.engine import WorkspaceEngine, apply_rule_settings
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 OwnFindings = Callable[[Path], "list[Diagnostic]"]
 
@@ -32,7 +32,7 @@ def file_findings(
     found: dict[Path, list[Diagnostic]] = {}
     for path in paths:
         items = [*cross.get(path, []), *own_findings(path)]
-        kept = apply_rule_settings(items, engine.config, select=engine.select, ignore=engine.ignore)
+        kept = engine.rules.apply(items)
         found[path] = sorted(kept, key=Diagnostic.sort_key)
     return found
 

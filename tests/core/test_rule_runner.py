@@ -14,6 +14,7 @@ import pytest
 from clarvis_lsp.config.project import config_from_mapping
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import RuleStep
+from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 SKILL = "---\nname: review\ndescription: Reviews.\nuser-invokable: true\n---\nSee [the guide](missing.md).\n"
@@ -82,7 +83,10 @@ def test_select_and_ignore_skip_rules_too(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(runner, "SKILL_RULES", steps)
     config = config_from_mapping({"includeUser": False})
     engine = WorkspaceEngine(
-        directory=ws, config=config, home=tmp_path, select=("skill/missing-name",), ignore=("skill/broken-link",)
+        directory=ws,
+        config=config,
+        home=tmp_path,
+        rules=RuleSelection(select=("skill/missing-name",), ignore=("skill/broken-link",)),
     )
     engine.check_file(ws / ".clarvis/skills/review/SKILL.md")
     assert "skill/name" in calls and "skill/links" not in calls
@@ -120,11 +124,9 @@ def _raising(*args: object, **kwargs: object) -> None:
     raise KeyError("boom")
 
 
-def test_a_raising_check_of_a_json_family_hides_none_of_the_familys_other_codes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A JSON family runs as one step of the runner; each of its checks is isolated inside it, so the settings
-    family's marketplace check raising still leaves its unknown field and the hook's event reported."""
+def test_a_raising_json_rule_hides_none_of_the_other_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each JSON rule is its own step of the runner: the settings marketplace rule raising still leaves the unknown
+    field and the hook's event reported, and the plugin version rule the plugin's unknown field."""
     from clarvis_lsp.rules import plugin, settings
 
     ws = tmp_path / "ws"
@@ -146,6 +148,6 @@ def test_a_raising_check_of_a_json_family_hides_none_of_the_familys_other_codes(
     codes = [item.code for item in found]
     assert "settings/invalid-marketplace" not in codes
     assert {"settings/unknown-field", "hooks/unknown-event", "internal/rule-failed"} <= set(codes), codes
-    assert "settings marketplaces" in next(item for item in found if item.code == "internal/rule-failed").message
+    assert "settings/marketplaces" in next(item for item in found if item.code == "internal/rule-failed").message
     plugin_codes = {item.code for item in engine.check_file(plugin_file)}
     assert {"plugin/unknown-field", "internal/rule-failed"} <= plugin_codes, plugin_codes

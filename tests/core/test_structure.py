@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from clarvis_lsp.knowledge import schemas
-from clarvis_lsp.rules import load_all
-from clarvis_lsp.rules.catalogue import RULES
+from clarvis_lsp.rules.catalogue import RULES, load_all
 from clarvis_lsp.rules.structure import ERROR_ANNOTATION, NONBLANK
 
 load_all()
