@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clarvis_lsp.config.project import config_from_mapping
 
+from clarvis_lsp.config.project import config_from_mapping
 from clarvis_lsp.findings import Diagnostic, Range, Related, Severity
 from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.workspace.engine import WorkspaceEngine

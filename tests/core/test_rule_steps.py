@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clarvis_lsp.config.project import config_from_mapping
 from structural_corpus import KIND_PATHS, make_workspace, samples
 
+from clarvis_lsp.config.project import config_from_mapping
 from clarvis_lsp.documents.jsondoc import parse_json
 from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.rules import runner
