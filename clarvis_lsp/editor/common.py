@@ -16,8 +16,8 @@ from pathlib import Path
 from clarvis_lsp.discovery import SkillRoot, SkillScope, scan_root
 from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
 from clarvis_lsp.documents.text import LineIndex
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe, property_names
 from clarvis_lsp.workspace.engine import Discovered
 

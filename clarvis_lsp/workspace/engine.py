@@ -36,8 +36,8 @@ from clarvis_lsp.discovery.scan import AlongsideWork, DirScan, ScanProgress
 from clarvis_lsp.discovery.walk import Excludes, Listings, file_path, walk_tree
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
-from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Position, Range
+from clarvis_lsp.knowledge.files import CANDIDATE_NAMES, FileKind, file_kind
 from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, settings_file
 from clarvis_lsp.project_config import ProjectConfig
 from clarvis_lsp.rules import runner
@@ -60,9 +60,6 @@ if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
-
-# File names that can be a recognised kind (agents are any ``*.md`` under an agents directory).
-CANDIDATE_NAMES = frozenset({"SKILL.md", "settings.json", "plugin.json", "hooks.json", "marketplace.json"})
 
 
 @dataclass

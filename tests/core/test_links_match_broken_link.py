@@ -11,7 +11,7 @@ from pathlib import Path
 from clarvis_lsp.check import check_text
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import links
-from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.knowledge.files import FileKind
 
 # Each line that holds a link destination says what it is; a regex-per-line reading (the document links' own
 # extraction before they used the rule's) links the first five, which are no links at all in CommonMark.

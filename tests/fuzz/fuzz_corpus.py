@@ -13,8 +13,8 @@ from pathlib import Path
 
 from clarvis_lsp.check import check_text
 from clarvis_lsp.documents.text import LineIndex, strip_bom
-from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Range
+from clarvis_lsp.knowledge.files import FileKind, file_kind
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -14,8 +14,8 @@ from mutations import any_text, mutated_frontmatter, mutated_json, spliced
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.completion import complete
 from clarvis_lsp.editor.hover import hover
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.project_config import ProjectConfig, layered
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
