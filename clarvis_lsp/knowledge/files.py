@@ -163,9 +163,10 @@ _ANYWHERE = {
 }
 _BY_NAME = _by_name(RECOGNISED, suffixes=False)
 _BY_SUFFIX = _by_name(RECOGNISED, suffixes=True)
-_FOUND_BY_NAME: dict[str, tuple[FoundPlace, ...]] = {}
-for _place in FOUND_BY_THE_SERVER:
-    _FOUND_BY_NAME[_place.pattern.name] = (*_FOUND_BY_NAME.get(_place.pattern.name, ()), _place)
+_FOUND_BY_NAME = {
+    name: tuple(place for place in FOUND_BY_THE_SERVER if place.pattern.name == name)
+    for name in dict.fromkeys(place.pattern.name for place in FOUND_BY_THE_SERVER)
+}
 
 
 def file_kind(path: Path, *, workspace_dirs: Dirs = frozenset(), plugin_dirs: Dirs = frozenset()) -> FileKind | None:
