@@ -23,9 +23,9 @@ from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, Jso
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.common import frontmatter_line, frontmatter_lines
 from clarvis_lsp.effective.model import HIDDEN, RUNS, Effective, HookEntry, McpEntry
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
 from clarvis_lsp.knowledge.plugin import EXECUTABLE_TIMEOUT_DEFAULT
 from clarvis_lsp.rules.hook_run_limit import hook_objects

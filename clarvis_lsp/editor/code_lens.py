@@ -12,8 +12,8 @@ from clarvis_lsp.editor.places import (
     name_location,
     skill_document,
 )
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules.discovery import name_range
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 

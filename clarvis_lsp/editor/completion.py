@@ -22,8 +22,8 @@ from clarvis_lsp.editor.completion_item import CandidateKind, CompletionCandidat
 from clarvis_lsp.editor.completion_json import JsonCompletion
 from clarvis_lsp.editor.completion_skill import complete_skill
 from clarvis_lsp.editor.completion_snippets import snippet_json
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import Discovered
 
 __all__ = ["CandidateKind", "CompletionCandidate", "complete", "snippet_json"]

@@ -30,8 +30,8 @@ from clarvis_lsp.editor.completion_snippets import (
     unique_snippets,
     value_snippet,
 )
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.hooks import EVENT_CLASS
 from clarvis_lsp.knowledge.plugin import RUN_POLICIES
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc

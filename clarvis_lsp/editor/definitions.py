@@ -32,9 +32,9 @@ from clarvis_lsp.editor.places import (
     skill_document,
     string_value,
 )
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules.discovery import name_range, names_at
 from clarvis_lsp.rules.plugin_paths import path_inside
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine

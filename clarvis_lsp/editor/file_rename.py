@@ -19,9 +19,9 @@ from clarvis_lsp.documents.jsondoc import JsonObject, parse_json
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.editor.rename import RenamePlan, RenameRefused, RenameTarget, rename_target
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import TextEdit
 from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 __all__ = ["FOLDER_GLOBS", "folder_rename_edits"]

@@ -21,7 +21,7 @@ from clarvis_lsp.documents.jsondoc import JsonArray, JsonNode, JsonObject
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.common import frontmatter_lines, parsed_json
 from clarvis_lsp.editor.occurrences import JSON_KINDS
-from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.knowledge.files import FileKind
 
 __all__ = ["Fold", "folding_ranges"]
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.editor.occurrences import occurrences
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.knowledge.files import FileKind
 
 __all__ = ["Highlight", "document_highlights"]
 

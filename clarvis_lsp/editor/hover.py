@@ -33,8 +33,8 @@ from clarvis_lsp.editor.common import (
     properties_at,
     same_path,
 )
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.hooks import CLASS_EFFECT, CONTROL_CLASS, EVENT_CLASS, REWRITE_EVENT, TOOL_EVENTS
 from clarvis_lsp.knowledge.skill import FIELDS as SKILL_FIELDS
 from clarvis_lsp.rules.base import closest

@@ -28,9 +28,9 @@ from urllib.parse import unquote
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import strip_bom
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import layout
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules import skill_links
 from clarvis_lsp.rules.plugin_paths import path_inside
 

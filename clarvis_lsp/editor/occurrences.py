@@ -24,8 +24,8 @@ from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, Jso
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.common import frontmatter_line, frontmatter_lines, parsed_json
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.knowledge.files import FileKind
 
 __all__ = ["FrontmatterItem", "NameKind", "Occurrence", "frontmatter_items", "json_inner", "occurrences"]
 

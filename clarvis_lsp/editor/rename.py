@@ -33,11 +33,11 @@ from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, Jso
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.editor import navigation
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range, TextEdit
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import plugin as plugin_facts
 from clarvis_lsp.knowledge import skill as skill_facts
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 __all__ = [

@@ -17,8 +17,8 @@ from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.common import frontmatter_lines, parsed_json
 from clarvis_lsp.editor.folding import KEY_LINE, folding_ranges
 from clarvis_lsp.editor.occurrences import JSON_KINDS
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.knowledge.files import FileKind
 
 __all__ = ["selection_ranges"]
 

@@ -42,11 +42,11 @@ from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.common import HOOK_KINDS, frontmatter_lines, parsed_json
 from clarvis_lsp.editor.occurrences import JSON_KINDS, NameKind, frontmatter_items, json_inner, occurrences
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import hooks as hook_facts
 from clarvis_lsp.knowledge import mcp as mcp_facts
 from clarvis_lsp.knowledge import skill as skill_facts
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules import skill_links
 
 __all__ = ["TOKEN_MODIFIERS", "TOKEN_TYPES", "Token", "semantic_tokens"]

@@ -25,8 +25,8 @@ from clarvis_lsp.editor.places import (
     skill_document,
     string_value,
 )
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules import skill
 from clarvis_lsp.rules.base import Findings, RuleStep, report_failure, run_isolated
 from clarvis_lsp.rules.catalogue import family_codes

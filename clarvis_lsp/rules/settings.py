@@ -2,7 +2,7 @@
 
 Every top-level field is checked on its own; the hooks and MCP servers inside are handed to the ``hooks/*`` and
 ``mcp/*`` rules. The fields and the ones workspace trust holds back come from ``clarvis_lsp.knowledge.settings``.
-Only files recognised as settings reach these rules: a ``.vscode/settings.json`` never does (``file_kinds.py``).
+Only files recognised as settings reach these rules: a ``.vscode/settings.json`` never does (``knowledge/files.py``).
 """
 
 from __future__ import annotations

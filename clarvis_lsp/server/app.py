@@ -36,8 +36,8 @@ from clarvis_lsp.config.project import (
 from clarvis_lsp.discovery import StartupError, nearest_workspace
 from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
 from clarvis_lsp.documents.text import LineIndex, decode
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Diagnostic, Position
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 from clarvis_lsp.rules.selection import RuleSelection

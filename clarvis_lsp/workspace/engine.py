@@ -38,8 +38,8 @@ from clarvis_lsp.discovery.skills import SkillInfo
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
-from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Position, Range
+from clarvis_lsp.knowledge.files import CANDIDATE_NAMES, FileKind, file_kind
 from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, settings_file
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
@@ -61,9 +61,6 @@ if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
-
-# File names that can be a recognised kind (agents are any ``*.md`` under an agents directory).
-CANDIDATE_NAMES = frozenset({"SKILL.md", "settings.json", "plugin.json", "hooks.json", "marketplace.json"})
 
 
 @dataclass(frozen=True)
@@ -280,8 +277,8 @@ class WorkspaceEngine:
         excludes = excludes.below(prefix)
         no_patterns = excludes.empty
         for directory in walk_tree(top, excludes, skip_paths=skipped, reader=self.reader):
-            # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory (file_kinds.py):
-            # elsewhere it is skipped before a stat and a Path are spent on it.
+            # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory
+            # (knowledge/files.py): elsewhere it is skipped before a stat and a Path are spent on it.
             in_agents = os.path.basename(directory.path) == "agents"
             for entry in directory.files:
                 name = entry.name

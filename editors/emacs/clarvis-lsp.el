@@ -14,7 +14,9 @@
 
 (require 'cl-lib)
 (require 'eglot)
+(require 'json)
 (require 'project)
+(require 'seq)
 
 (defvar eglot-lsp-context)
 
@@ -42,14 +44,36 @@ its own in .dir-locals.el: `eglot-workspace-configuration', section :clarvis."
 (defconst clarvis-lsp-root-markers '(".clarvis-lsp.toml" ".clarvis" ".agents")
   "Markers of a Clarvis workspace, for files in no version-controlled project.")
 
-(defconst clarvis-lsp--skill-regexp
-  (rx "/" (or "SKILL.md"
-              (seq ".clarvis/agents/" (+ (not (any "/"))) ".md")
-              (seq "plugins/" (+ (not (any "/"))) "/agents/" (+ (not (any "/"))) ".md"))
-      eos))
+;; The files clarvis-lsp checks, from editors/file-patterns.json: generated from the server's own table of file
+;; kinds, so a place Clarvis adds reaches Emacs unchanged. Each is a name ("*.md": any name with that suffix) in the
+;; directories given (outermost first, "*": any one name), at any depth.
+(defconst clarvis-lsp--patterns-file
+  (expand-file-name "../file-patterns.json" (file-name-directory (or load-file-name buffer-file-name)))
+  "The generated file-patterns.json of this clarvis-lsp checkout.")
 
-(defconst clarvis-lsp--json-regexp
-  (rx "/" (or ".clarvis/settings.json" "plugin.json" "hooks/hooks.json" "marketplace.json") eos))
+(defun clarvis-lsp--pattern-regexp (pattern)
+  "A regexp matching the paths of PATTERN, an entry of file-patterns.json."
+  (let ((name (alist-get 'name pattern))
+        (any (rx (+ (not (any "/"))))))
+    (concat "/"
+            (mapconcat (lambda (directory) (concat (if (equal directory "*") any (regexp-quote directory)) "/"))
+                       (alist-get 'directories pattern) "")
+            (if (string-prefix-p "*" name) (concat any (regexp-quote (substring name 1))) (regexp-quote name))
+            "\\'")))
+
+(defun clarvis-lsp--regexp (language)
+  "A regexp matching the paths of every pattern of LANGUAGE (\"markdown\" or \"json\")."
+  (let ((patterns (let ((json-object-type 'alist) (json-array-type 'list) (json-key-type 'symbol))
+                    (alist-get 'patterns (json-read-file clarvis-lsp--patterns-file)))))
+    (mapconcat (lambda (pattern) (concat "\\(?:" (clarvis-lsp--pattern-regexp pattern) "\\)"))
+               (seq-filter (lambda (pattern) (equal (alist-get 'language pattern) language)) patterns)
+               "\\|")))
+
+(defconst clarvis-lsp--skill-regexp (clarvis-lsp--regexp "markdown")
+  "SKILL.md and agent files.")
+
+(defconst clarvis-lsp--json-regexp (clarvis-lsp--regexp "json")
+  "Settings, plugin, hooks and marketplace files.")
 
 ;; The parents are chosen when this file loads: a Markdown or JSON mode installed later is picked up on the
 ;; next start.

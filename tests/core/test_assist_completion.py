@@ -14,9 +14,9 @@ import pytest
 from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.completion import CompletionCandidate, complete, snippet_json
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, settings, skill
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 

@@ -12,9 +12,9 @@ import pytest
 from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.hover import HoverInfo, event_markdown, hover
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import hooks
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 

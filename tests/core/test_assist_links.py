@@ -7,7 +7,7 @@ from pathlib import Path
 
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import links
-from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.knowledge.files import FileKind
 
 BODY = """---
 name: review

@@ -14,8 +14,8 @@ from clarvis_lsp.config.project import ProjectConfig
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.editor.navigation import Location, Symbol, SymbolKind
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position, Range
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 OTHER_SKILL = """---

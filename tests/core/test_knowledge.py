@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from clarvis_lsp import schema_docs
-from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.knowledge import hooks, layout, marketplace, mcp, plugin, schemas, settings, skill
+from clarvis_lsp.knowledge.files import FileKind, file_kind
 from clarvis_lsp.schema_docs import validator
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"

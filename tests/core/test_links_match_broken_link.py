@@ -10,7 +10,7 @@ from pathlib import Path
 
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import links
-from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.findings import check_text
 
 # Each line that holds a link destination says what it is; a regex-per-line reading (the document links' own

@@ -15,7 +15,7 @@ from structural_corpus import KIND_PATHS, make_workspace, samples
 
 from clarvis_lsp.config.project import config_from_mapping
 from clarvis_lsp.documents.jsondoc import parse_json
-from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep
 from clarvis_lsp.rules.catalogue import KNOWN_CODES

@@ -14,6 +14,7 @@ from editor_support import (
     require_editor,
     run_editor,
 )
+from patterns_support import SAMPLES, ask_editor
 
 EMACS = Path("/usr/bin/emacs")
 
@@ -50,3 +51,12 @@ def test_emacs_probe_fails_when_the_server_publishes_nothing(workspace: Workspac
         env={"CLARVIS_TIMEOUT_MS": "3000"},
     )
     assert probe_failed(run), run.result
+
+
+def test_emacs_gives_exactly_the_files_of_the_generated_patterns_a_clarvis_mode(tmp_path: Path) -> None:
+    """``auto-mode-alist`` after loading clarvis-lsp.el, against editors/file-patterns.json: the Markdown ones get
+    ``clarvis-skill-mode``, the JSON ones ``clarvis-json-mode`` (eglot starts the server for those two only)."""
+    modes = {"markdown": "clarvis-skill-mode", "json": "clarvis-json-mode"}
+    answers = ask_editor([str(emacs()), "--batch", "-l", str(PROBES / "patterns_probe.el")], tmp_path)
+    clarvis = {path: mode for path, mode in answers.items() if mode in modes.values()}
+    assert clarvis == {path: modes[language] for path, language in SAMPLES.items() if language}

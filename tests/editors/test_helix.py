@@ -9,6 +9,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from editor_support import EDITORS, REPO
+from patterns_support import PATTERNS, SAMPLES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -17,19 +18,6 @@ else:
 
 CONFIG = tomllib.loads((EDITORS / "helix/languages.toml").read_text(encoding="utf-8"))
 SERVER_NAME = "clarvis-lsp"
-
-CLARVIS_FILES = {
-    "/p/ws/.clarvis/skills/pdf-tools/SKILL.md": "markdown",
-    "/p/ws/.agents/skills/review/SKILL.md": "markdown",
-    "/p/ws/.clarvis/agents/reviewer.md": "markdown",
-    "/p/ws/.clarvis/plugins/quality/agents/helper.md": "markdown",
-    "/p/ws/.clarvis/settings.json": "json",
-    "/home/me/.clarvis/settings.json": "json",
-    "/p/ws/.clarvis/plugins/quality/plugin.json": "json",
-    "/p/ws/.clarvis/plugins/quality/hooks/hooks.json": "json",
-    "/p/ws/marketplace.json": "json",
-}
-OTHER_FILES = ["/p/ws/README.md", "/p/ws/docs/agents.md", "/p/ws/package.json", "/p/ws/.vscode/settings.json"]
 
 
 def helix_glob_matches(glob: str, path: str) -> bool:
@@ -57,17 +45,27 @@ def test_the_server_is_the_projects_console_script_over_stdio() -> None:
     assert server["args"] == ["--stdio"]
 
 
-def test_every_clarvis_file_gets_a_clarvis_language_with_its_grammar() -> None:
-    for path, grammar in CLARVIS_FILES.items():
+def test_the_globs_are_the_generated_patterns() -> None:
+    """Every pattern of editors/file-patterns.json, in the language of its grammar, and no other glob."""
+    globs = {
+        (entry["glob"], language["grammar"])
+        for language in clarvis_languages()
+        for entry in language["file-types"]
+        if isinstance(entry, dict)
+    }
+    assert globs == {(str(pattern["glob"]).removeprefix("**/"), pattern["language"]) for pattern in PATTERNS}
+    assert all(isinstance(entry, dict) for language in clarvis_languages() for entry in language["file-types"])
+
+
+def test_exactly_the_clarvis_files_get_a_clarvis_language_with_its_grammar() -> None:
+    for path, grammar in SAMPLES.items():
         language = language_of(path)
-        assert language is not None, f"{path} would not get clarvis-lsp"
-        assert language["grammar"] == grammar
-        assert language["language-id"] == grammar
-
-
-def test_other_markdown_and_json_files_keep_the_builtin_languages() -> None:
-    for path in OTHER_FILES:
-        assert language_of(path) is None, f"{path} would get clarvis-lsp"
+        if grammar is None:
+            assert language is None, f"{path} would get clarvis-lsp"
+        else:
+            assert language is not None, f"{path} would not get clarvis-lsp"
+            assert language["grammar"] == grammar
+            assert language["language-id"] == grammar
 
 
 def test_the_default_servers_stay_beside_clarvis_lsp() -> None:

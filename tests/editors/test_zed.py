@@ -8,6 +8,7 @@ import re
 import sys
 
 from editor_support import EDITORS
+from patterns_support import LANGUAGES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -23,6 +24,15 @@ def test_the_manifest_declares_clarvis_lsp_for_markdown_and_json() -> None:
     server = manifest["language_servers"]["clarvis-lsp"]
     assert server["languages"] == ["Markdown", "JSON"]
     assert server["language_ids"] == {"Markdown": "markdown", "JSON": "json"}
+
+
+def test_the_server_gets_the_languages_of_every_generated_pattern_and_no_other() -> None:
+    """Zed starts an extension's server for every file of its languages (the server answers nothing for a file it
+    does not check), so the languages of editors/file-patterns.json are what the manifest must name."""
+    manifest = tomllib.loads((ZED / "extension.toml").read_text(encoding="utf-8"))
+    server = manifest["language_servers"]["clarvis-lsp"]
+    assert set(server["language_ids"].values()) == LANGUAGES
+    assert set(server["languages"]) == set(server["language_ids"])
 
 
 def test_the_extension_starts_clarvis_lsp_from_path_over_stdio() -> None:

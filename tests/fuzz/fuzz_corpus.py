@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.documents.text import LineIndex, strip_bom
-from clarvis_lsp.file_kinds import FileKind, file_kind
 from clarvis_lsp.findings import Diagnostic, Range
+from clarvis_lsp.knowledge.files import FileKind, file_kind
 from clarvis_lsp.workspace.findings import check_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -15,8 +15,8 @@ from clarvis_lsp.config.project import ProjectConfig, layered
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.completion import complete
 from clarvis_lsp.editor.hover import hover
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
 
 

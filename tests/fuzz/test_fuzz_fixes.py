@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from mutations import mutated_frontmatter, mutated_json, spliced
 
 from clarvis_lsp.documents.text import LineIndex, strip_bom
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Fix
 from clarvis_lsp.fixes import UNPARSED_CODES
+from clarvis_lsp.knowledge.files import FileKind
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mutations import any_text, mutated_frontmatter, mutated_json, spliced
 
-from clarvis_lsp.file_kinds import FileKind
+from clarvis_lsp.knowledge.files import FileKind
 
 
 @pytest.fixture(scope="module")

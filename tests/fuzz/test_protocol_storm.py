@@ -48,7 +48,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from clarvis_lsp.file_kinds import file_kind
+from clarvis_lsp.knowledge.files import file_kind
 from clarvis_lsp.server.methods import METHODS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

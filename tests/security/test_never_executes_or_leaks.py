@@ -17,8 +17,8 @@ from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.editor.completion import complete
 from clarvis_lsp.editor.hover import hover
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position
+from clarvis_lsp.knowledge.files import FileKind
 
 
 def environment() -> dict[str, str]:

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 use_node24 # @vscode/vsce needs Node 22 or later
 
 npm ci --no-audit --no-fund
+npm run file-patterns -- --check # package.json says what ../editors/file-patterns.json says
 npm run typecheck
 npm run lint
 rm -f clarvis-lsp-*.vsix

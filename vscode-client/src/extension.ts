@@ -11,6 +11,7 @@ import {
   RevealOutputChannelOn,
   State,
 } from 'vscode-languageclient/node';
+import filePatterns from '../../editors/file-patterns.json';
 import { describe, findServer, lastLine, ServerCommand } from './serverCommand';
 import { SECTION, serverSettings } from './settings';
 import {
@@ -26,19 +27,14 @@ import {
 import { EFFECTIVE_SKILLS, EFFECTIVE_SKILLS_CHANGED, EffectiveSkillsResult, SkillsTree } from './skillsTree';
 
 /**
- * The files clarvis-lsp checks. Selected by pattern, not language: package.json gives the Clarvis ones among
+ * The files clarvis-lsp checks, from editors/file-patterns.json (generated from the server's table of file kinds,
+ * and bundled into the extension). Selected by pattern, not language: package.json gives the Clarvis ones among
  * them languages of this extension (`clarvis-skill`, `clarvis-agent`, `clarvis-json`), but a SKILL.md elsewhere
- * keeps VS Code's `skill` and is checked too.
+ * keeps VS Code's `skill` and is checked too. Every `plugin.json` and `hooks/hooks.json` is sent: the server also
+ * recognises a plugin.json at a workspace root or in a directory a marketplace.json entry points to, and answers
+ * nothing for one that is not Clarvis's.
  */
-export const FILE_PATTERNS = [
-  '**/SKILL.md',
-  '**/.clarvis/settings.json',
-  '**/plugin.json',
-  '**/hooks/hooks.json',
-  '**/marketplace.json',
-  '**/.clarvis/agents/*.md',
-  '**/plugins/*/agents/*.md',
-];
+export const FILE_PATTERNS: readonly string[] = filePatterns.patterns.map((pattern) => pattern.glob);
 
 /** The server's code lens command; its arguments are those of `editor.action.showReferences`. */
 const SHOW_LOCATIONS = 'clarvis.showLocations';

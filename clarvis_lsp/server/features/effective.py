@@ -28,8 +28,8 @@ from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
 from clarvis_lsp.effective.render import answers_json, display_paths, to_json
 from clarvis_lsp.effective.why import why
-from clarvis_lsp.file_kinds import FileKind
 from clarvis_lsp.findings import Position
+from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.server.app import ClarvisServer, uri_to_path
 from clarvis_lsp.server.convert import to_client_position
 from clarvis_lsp.workspace.engine import WorkspaceEngine

@@ -5,19 +5,10 @@
 
 local root_markers = { ".clarvis-lsp.toml", ".clarvis", ".agents", ".git" }
 
--- The files clarvis-lsp checks (SPEC §3). Neovim gives them the filetypes markdown and json, like every
--- README and package.json, so the filetype alone would start the server for any of those.
-local function is_clarvis_file(path)
-  path = vim.fs.normalize(path)
-  local name = vim.fs.basename(path)
-  if name == "SKILL.md" or name == "plugin.json" or name == "marketplace.json" then
-    return true
-  end
-  return path:find("/%.clarvis/settings%.json$") ~= nil
-    or path:find("/hooks/hooks%.json$") ~= nil
-    or path:find("/%.clarvis/agents/[^/]+%.md$") ~= nil
-    or path:find("/plugins/[^/]+/agents/[^/]+%.md$") ~= nil
-end
+-- The files clarvis-lsp checks (SPEC §3), from editors/file-patterns.json. Neovim gives them the filetypes markdown
+-- and json, like every README and package.json, so the filetype alone would start the server for any of those.
+local here = debug.getinfo(1, "S").source:sub(2)
+local files = dofile(vim.fn.fnamemodify(here, ":p:h:h") .. "/lua/clarvis_lsp/files.lua")
 
 ---@type vim.lsp.Config
 return {
@@ -26,7 +17,7 @@ return {
   root_markers = root_markers, -- documents the markers; root_dir below is what Neovim uses
   root_dir = function(bufnr, on_dir)
     local path = vim.api.nvim_buf_get_name(bufnr)
-    if path ~= "" and is_clarvis_file(path) then
+    if path ~= "" and files.is_clarvis_file(vim.fs.normalize(path)) then
       on_dir(vim.fs.root(bufnr, root_markers) or vim.fs.dirname(vim.fs.normalize(path)))
     end
   end,

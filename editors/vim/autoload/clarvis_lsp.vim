@@ -4,16 +4,57 @@
 
 let s:root_markers = ['.clarvis-lsp.toml', '.clarvis', '.agents', '.git']
 
-" Whether clarvis-lsp checks this file (SPEC §3); other markdown and json files are left alone.
-function! clarvis_lsp#IsClarvisFile(path) abort
-    let l:path = substitute(a:path, '\\', '/', 'g')
-    let l:name = fnamemodify(l:path, ':t')
+" The files clarvis-lsp checks (SPEC §3), from editors/file-patterns.json: generated from the server's own table
+" of file kinds, so a place Clarvis adds reaches Vim unchanged. Each is a name (`*.md`: any name with that suffix)
+" in the directories given (outermost first, `*`: any one name).
+let s:patterns = json_decode(join(readfile(expand('<sfile>:p:h:h:h') . '/file-patterns.json'), "\n")).patterns
 
-    return index(['SKILL.md', 'plugin.json', 'marketplace.json'], l:name) >= 0
-    \   || l:path =~# '/\.clarvis/settings\.json$'
-    \   || l:path =~# '/hooks/hooks\.json$'
-    \   || l:path =~# '/\.clarvis/agents/[^/]\+\.md$'
-    \   || l:path =~# '/plugins/[^/]\+/agents/[^/]\+\.md$'
+function! s:Matches(pattern, parts) abort
+    let l:name = a:parts[-1]
+
+    if a:pattern.name[0] ==# '*'
+        let l:suffix = a:pattern.name[1:]
+
+        if len(l:name) <= len(l:suffix) || strpart(l:name, len(l:name) - len(l:suffix)) !=# l:suffix
+            return 0
+        endif
+    elseif l:name !=# a:pattern.name
+        return 0
+    endif
+
+    let l:directories = a:pattern.directories
+
+    if len(a:parts) <= len(l:directories)
+        return 0
+    endif
+
+    for l:i in range(len(l:directories))
+        let l:wanted = l:directories[l:i]
+
+        if l:wanted !=# '*' && l:wanted !=# a:parts[len(a:parts) - 1 - len(l:directories) + l:i]
+            return 0
+        endif
+    endfor
+
+    return 1
+endfunction
+
+" Whether clarvis-lsp checks this file; other markdown and json files are left alone. For a plugin.json or a
+" hooks/hooks.json the server decides, and answers nothing for one that is not Clarvis's.
+function! clarvis_lsp#IsClarvisFile(path) abort
+    let l:parts = split(substitute(a:path, '\\', '/', 'g'), '/')
+
+    if empty(l:parts)
+        return 0
+    endif
+
+    for l:pattern in s:patterns
+        if s:Matches(l:pattern, l:parts)
+            return 1
+        endif
+    endfor
+
+    return 0
 endfunction
 
 " The server command for a Clarvis file, '' for any other file (ALE then skips the linter silently).

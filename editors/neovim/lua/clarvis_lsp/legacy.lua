@@ -9,18 +9,11 @@ local M = {}
 local root_markers = { ".clarvis-lsp.toml", ".clarvis", ".agents", ".git" }
 local uv = vim.loop
 
--- The files clarvis-lsp checks (SPEC §3); other markdown and json files never start the server.
-local function is_clarvis_file(path)
-  path = path:gsub("\\", "/")
-  local name = path:match("[^/]+$") or ""
-  if name == "SKILL.md" or name == "plugin.json" or name == "marketplace.json" then
-    return true
-  end
-  return path:find("/%.clarvis/settings%.json$") ~= nil
-    or path:find("/hooks/hooks%.json$") ~= nil
-    or path:find("/%.clarvis/agents/[^/]+%.md$") ~= nil
-    or path:find("/plugins/[^/]+/agents/[^/]+%.md$") ~= nil
-end
+-- The files clarvis-lsp checks (SPEC §3), from editors/file-patterns.json; other markdown and json files never
+-- start the server.
+local here = debug.getinfo(1, "S").source:sub(2)
+local files = dofile(vim.fn.fnamemodify(here, ":p:h") .. "/files.lua")
+M.is_clarvis_file = files.is_clarvis_file
 
 -- The nearest directory above `path` holding one of the markers, else the file's own directory.
 local function find_root(path)
@@ -58,7 +51,7 @@ end
 --- Attach clarvis-lsp to `bufnr` if it is one of the files it checks.
 function M.attach(bufnr)
   local path = vim.api.nvim_buf_get_name(bufnr)
-  if path == "" or not is_clarvis_file(path) then
+  if path == "" or not files.is_clarvis_file(path) then
     return
   end
   local root = find_root(path)
@@ -86,7 +79,7 @@ function M.setup(opts)
   local group = vim.api.nvim_create_augroup("clarvis_lsp", { clear = true })
   vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
     group = group,
-    pattern = { "SKILL.md", "*.json", "*/agents/*.md" },
+    pattern = files.autocmd_patterns(),
     callback = function(args)
       M.attach(args.buf)
     end,
