@@ -48,7 +48,6 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "body links (_plain_regions)": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
     "schema validity (plainly_valid)": ("clarvis_lsp.rules.structure", "PLAINLY_VALID_FAST_PATH"),
     "project configuration (_plain_changes)": ("clarvis_lsp.project_config", "PLAIN_OPTIONS_FAST_PATH"),
-    "resources (_plain_resources)": ("clarvis_lsp.discovery.scan", "PLAIN_RESOURCES_FAST_PATH"),
 }
 """Each fast path still in the code: the module and the constant that switches it (read at call time)."""
 
@@ -144,7 +143,7 @@ def main() -> None:
                 runs[name].append(run)
         on = runs[ALL_ON]
         for name in switches:
-            pairs = [100 * (off.cpu - base.cpu) / base.cpu for off, base in zip(runs[name], on)]
+            pairs = [100 * (off.cpu - base.cpu) / base.cpu for off, base in zip(runs[name], on, strict=True)]
             deltas[name].append(statistics.median(pairs))
             print(
                 f"| {count} | {name} | {statistics.median(r.cpu for r in on):.2f} "
