@@ -43,7 +43,6 @@ THRESHOLD = 5.0
 
 SWITCHES: dict[str, tuple[str, str]] = {
     "frontmatter identity (simple_identity)": ("clarvis_lsp.documents.skill", "SIMPLE_IDENTITY"),
-    "frontmatter node tree (_compose_simple)": ("clarvis_lsp.documents.skill", "SIMPLE_COMPOSE"),
     "SKILL.md split by string search": ("clarvis_lsp.documents.skill", "SPLIT_FAST_PATH"),
     "body links (_plain_regions)": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
     "schema validity (plainly_valid)": ("clarvis_lsp.rules.structure", "PLAINLY_VALID_FAST_PATH"),

@@ -7,9 +7,8 @@ the shared directory listings (``Listings``), the fast scan of plainly structure
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
 split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
 (``check_ahead``), and the name and description of a plainly simple frontmatter read without composing it
-(``SIMPLE_IDENTITY``), and such a frontmatter composed without libyaml (``SIMPLE_COMPOSE``). The reports must be
-equal, finding for finding. A check of some of the files (as pre-commit runs it) parses only the skills it checks,
-and reports what it reported when discovery parsed every skill it read.
+(``SIMPLE_IDENTITY``). The reports must be equal, finding for finding. A check of some of the files (as pre-commit
+runs it) parses only the skills it checks, and reports what it reported when discovery parsed every skill it read.
 """
 
 from __future__ import annotations
@@ -134,7 +133,6 @@ SWITCHES = {
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
     "simple frontmatter read without a parse": _flag_off(skill_document, "SIMPLE_IDENTITY"),
-    "simple frontmatter composed without libyaml": _flag_off(skill_document, "SIMPLE_COMPOSE"),
 }
 
 
