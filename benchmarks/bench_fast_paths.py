@@ -45,7 +45,6 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "frontmatter identity (simple_identity)": ("clarvis_lsp.documents.skill", "SIMPLE_IDENTITY"),
     "SKILL.md split by string search": ("clarvis_lsp.documents.skill", "SPLIT_FAST_PATH"),
     "body links (_plain_regions)": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
-    "schema validity (plainly_valid)": ("clarvis_lsp.rules.structure", "PLAINLY_VALID_FAST_PATH"),
     "project configuration (_plain_changes)": ("clarvis_lsp.project_config", "PLAIN_OPTIONS_FAST_PATH"),
 }
 """Each fast path still in the code: the module and the constant that switches it (read at call time)."""
