@@ -14,10 +14,15 @@ measured in CPU time of the child and its forked workers (user + system, ``os.wa
 a slow moment then hits every configuration alike. Every run must check every file and report exactly what the
 run with every fast path on reports: a switch that changes a finding stops the benchmark.
 
+``--one-file`` checks one SKILL.md in the middle of the tree instead, as pre-commit runs a check: discovery still
+reads every skill directory, the rules run on one file.
+
 Prints a Markdown table: per size and switch, the median CPU time on and off, the median of the paired
-differences (off against the on-run of the same repetition) and their range. From the repository root:
+differences (off against the on-run of the same repetition; what switching it off costs) and their range. From
+the repository root:
 
     python benchmarks/bench_fast_paths.py --skills 2000 20000 --repeat 5
+    python benchmarks/bench_fast_paths.py --skills 2000 --repeat 15 --only skill-split
 """
 
 from __future__ import annotations
@@ -42,10 +47,10 @@ THRESHOLD = 5.0
 """Percent of a check's CPU time a fast path must buy at one of the sizes to be kept (issue 22)."""
 
 SWITCHES: dict[str, tuple[str, str]] = {
-    "frontmatter identity (simple_identity)": ("clarvis_lsp.documents.skill", "SIMPLE_IDENTITY"),
-    "SKILL.md split by string search": ("clarvis_lsp.documents.skill", "SPLIT_FAST_PATH"),
-    "body links (_plain_regions)": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
-    "project configuration (_plain_changes)": ("clarvis_lsp.project_config", "PLAIN_OPTIONS_FAST_PATH"),
+    "frontmatter-identity": ("clarvis_lsp.documents.skill", "SIMPLE_IDENTITY"),
+    "skill-split": ("clarvis_lsp.documents.skill", "SPLIT_FAST_PATH"),
+    "body-links": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
+    "project-options": ("clarvis_lsp.project_config", "PLAIN_OPTIONS_FAST_PATH"),
 }
 """Each fast path still in the code: the module and the constant that switches it (read at call time)."""
 
@@ -144,7 +149,7 @@ def main() -> None:
             pairs = [100 * (off.cpu - base.cpu) / base.cpu for off, base in zip(runs[name], on, strict=True)]
             deltas[name].append(statistics.median(pairs))
             print(
-                f"| {count} | {name} | {statistics.median(r.cpu for r in on):.2f} "
+                f"| {count} | {name} (`{switches[name][1]}`) | {statistics.median(r.cpu for r in on):.2f} "
                 f"| {statistics.median(r.cpu for r in runs[name]):.2f} | {statistics.median(pairs):+.1f} % "
                 f"| {min(pairs):+.1f} … {max(pairs):+.1f} % | "
                 f"{'buys ≥ 5 %' if statistics.median(pairs) >= THRESHOLD else 'buys < 5 %'} |",

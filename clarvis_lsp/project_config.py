@@ -192,7 +192,7 @@ def _without_nulls(data: Mapping[str, object]) -> dict[str, object]:
     return {key: value for key, value in data.items() if value is not None}
 
 
-PLAIN_OPTIONS_FAST_PATH = True
+PLAIN_OPTIONS_FAST_PATH = True  # Kept: −8 % CPU of --check at 2,000 realistic skills (benchmarks/README.md)
 """Take plain options without the models (``benchmarks/bench_fast_paths.py`` switches it off)."""
 
 
