@@ -15,7 +15,8 @@ a slow moment then hits every configuration alike. Every run must check every fi
 run with every fast path on reports: a switch that changes a finding stops the benchmark.
 
 ``--one-file`` checks one SKILL.md in the middle of the tree instead, as pre-commit runs a check: discovery still
-reads every skill directory, the rules run on one file.
+reads every skill directory, the rules run on one file. ``--discovery`` runs discovery alone (``discover_skills``
+on the root, as the language server's first scan reads a workspace), the skills it finds standing for findings.
 
 Prints a Markdown table: per size and switch, the median CPU time on and off, the median of the paired
 differences (off against the on-run of the same repetition; what switching it off costs) and their range. From
@@ -70,6 +71,15 @@ for switch in filter(None, os.environ.get({VARIABLE!r}, "").split(",")):
     if not hasattr(target, name):
         raise SystemExit(f"no switch {{name}} in {{module}}")
     setattr(target, name, False)
+if sys.argv[1] == "--discover":  # discovery alone, what the language server's first scan reads
+    import json
+    from clarvis_lsp.discovery import AgentSkillsOptions, SkillRootInput, discover_skills, resolve_config
+    root, home = sys.argv[2:4]
+    options = AgentSkillsOptions(roots=[SkillRootInput(root)], workspace=root, home=home)
+    skills = discover_skills(resolve_config(options)).all_skills()
+    found = sorted((skill.name, skill.description, str(skill.path)) for skill in skills)
+    print(json.dumps({{"files_checked": len(found), "diagnostics": found}}))
+    raise SystemExit(0)
 from clarvis_lsp.cli import main
 raise SystemExit(main(sys.argv[1:], exit_when_done=True))
 """
@@ -83,12 +93,15 @@ class Run:
     report: str  # a digest of the findings, which every configuration must share
 
 
-def run_check(workspace: Path, off: str | None, target: Path | None = None) -> Run:
+def run_check(workspace: Path, off: str | None, target: Path | None = None, discover: bool = False) -> Run:
     """One ``--check`` in a child interpreter with the switch ``off`` ("module:NAME") off, or none: of the whole
-    workspace, or of the one file ``target`` in it (as pre-commit runs it)."""
+    workspace, or of the one file ``target`` in it (as pre-commit runs it); or, ``discover``, discovery alone (the
+    skills found stand for the findings)."""
     checked = workspace if target is None else target
     command = [sys.executable, "-c", CHILD, "--check", str(checked), "--format", "json", "--no-user"]
     command += ["--root", str(workspace.parent / ONE_ROOT)]
+    if discover:
+        command = [sys.executable, "-c", CHILD, "--discover", str(workspace.parent / ONE_ROOT), str(WORK / "home")]
     environment = dict(os.environ, **{VARIABLE: off or ""})
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
@@ -111,15 +124,19 @@ def main() -> None:
     parser.add_argument("--skills", type=int, nargs="+", default=[2000, 20000])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=list(SWITCHES), help="measure these switches alone")
-    parser.add_argument(
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument(
         "--one-file", action="store_true", help="check one SKILL.md of the tree (pre-commit), not the whole tree"
     )
+    scope.add_argument("--discovery", action="store_true", help="discovery alone (the server's first scan)")
     args = parser.parse_args()
     switches = {name: SWITCHES[name] for name in args.only or SWITCHES}
     configurations: dict[str, str | None] = {ALL_ON: None}
     configurations.update({name: f"{module}:{flag}" for name, (module, flag) in switches.items()})
-    what = "one SKILL.md of the tree" if args.one_file else "the whole tree"
-    print(f"--check of {what}: {len(configurations)} configurations, {args.repeat} interleaved repetitions\n")
+    (WORK / "home").mkdir(parents=True, exist_ok=True)  # an empty home: no personal skills
+    what = "--check of one SKILL.md of the tree" if args.one_file else "--check of the whole tree"
+    what = "discovery of the tree" if args.discovery else what
+    print(f"{what}: {len(configurations)} configurations, {args.repeat} interleaved repetitions\n")
     print("| skills | switched off | CPU on (s) | CPU off (s) | Δ CPU (median of pairs) | Δ range | verdict |")
     print("| ---: | --- | ---: | ---: | ---: | ---: | --- |")
     deltas: dict[str, list[float]] = {name: [] for name in switches}
@@ -137,7 +154,7 @@ def main() -> None:
         for repetition in range(args.repeat):
             shift = repetition % len(order)
             for name, off in order[shift:] + order[:shift]:
-                run = run_check(workspace, off, target)
+                run = run_check(workspace, off, target, args.discovery)
                 if run.files != expected:
                     raise SystemExit(f"{name}: checked {run.files} files of {expected} at N={count}")
                 reference = reference or run.report
