@@ -191,6 +191,10 @@ def _without_nulls(data: Mapping[str, object]) -> dict[str, object]:
     return {key: value for key, value in data.items() if value is not None}
 
 
+PLAIN_OPTIONS_FAST_PATH = True  # Kept: −8 % CPU of --check at 2,000 realistic skills (benchmarks/README.md)
+"""Take plain options without the models (``benchmarks/bench_fast_paths.py`` switches it off)."""
+
+
 def _plain_changes(options: Mapping[str, object]) -> dict[str, Any] | None:
     """``options`` as dataclass field changes when validating them cannot fail: booleans for the boolean options
     and a known preset (strictly: ``1`` is no boolean), each key written once. None for anything else, which the
@@ -215,7 +219,7 @@ def config_from_mapping(data: Mapping[str, object]) -> ProjectConfig:
     Raises pydantic's ``ValidationError``; the server turns it into a ``window/showMessage``.
     """
     options = _without_nulls(data)
-    changes = _plain_changes(options)
+    changes = _plain_changes(options) if PLAIN_OPTIONS_FAST_PATH else None
     if changes is not None:
         return ProjectConfig(**changes)
     return validated(options)
@@ -230,7 +234,7 @@ def layered(base: ProjectConfig, overrides: Mapping[str, object]) -> ProjectConf
     ``config_from_mapping``.
     """
     options = _without_nulls(overrides)
-    changes = _plain_changes(options)
+    changes = _plain_changes(options) if PLAIN_OPTIONS_FAST_PATH else None
     if changes is not None:
         return replace(base, **changes)
     merged = as_options(base)

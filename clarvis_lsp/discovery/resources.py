@@ -38,9 +38,6 @@ def collect_resources(
     listings and nothing more. ``MAX_RESOURCES`` bounds files and directories alike, so
     even a tree of links that fans out exponentially stays cheap.
     """
-    plain = _plain_resources(present, reader) if PLAIN_RESOURCES_FAST_PATH else None
-    if plain is not None:
-        return plain
     identities: dict[str, tuple[int, int] | None] = {}
     files: list[str] = []
     budget = MAX_RESOURCES
@@ -71,31 +68,6 @@ def collect_resources(
         below = (*above, entry.path)
         below_link = linked or _is_symlink(entry)
         stack.extend((child, below, False, below_link) for child in reversed(listed))
-    return tuple(files)
-
-
-PLAIN_RESOURCES_FAST_PATH = True
-"""List plainly laid out resources without the general walk (the optimisation differential switches it off)."""
-
-
-def _plain_resources(present: list[os.DirEntry[str]], reader: DirectoryReader) -> tuple[str, ...] | None:
-    """What ``_collect_resources`` finds when every resource directory is a real directory holding regular files
-    only (no link, no subdirectory) and they number fewer than ``MAX_RESOURCES``: their files in sorted order, with
-    nothing to warn about. None for anything else, which the general walk handles (and reports)."""
-    files: list[str] = []
-    for entry in sorted(present, key=entry_name):
-        if entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
-            return None
-        try:
-            listed = reader.list_sorted(entry.path)
-        except OSError:
-            return None
-        for child in listed:
-            if child.is_symlink() or not child.is_file(follow_symlinks=False):
-                return None
-            files.append(child.path)
-    if len(files) + len(present) > MAX_RESOURCES:
-        return None
     return tuple(files)
 
 

@@ -52,11 +52,7 @@ def _plain_tag(value: str) -> str:
     return _STR_TAG
 
 
-_word_tag = functools.lru_cache(maxsize=1024)(_plain_tag)  # for keys and flow-list words, which repeat
-
-
 _STR_TAG = "tag:yaml.org,2002:str"
-_NULL_TAG = "tag:yaml.org,2002:null"
 _SEQUENCE_TAG = "tag:yaml.org,2002:seq"
 _MAPPING_TAG = "tag:yaml.org,2002:map"
 
@@ -81,7 +77,6 @@ assert (Yaml12Loader.DEFAULT_SCALAR_TAG, Yaml12Loader.DEFAULT_SEQUENCE_TAG, Yaml
     _MAPPING_TAG,
 )
 _Loader: type[Any] = Yaml12Loader
-_Mark: Any = getattr(yaml, "_yaml", yaml.error).Mark  # the marks libyaml's composer makes, when it is there
 
 _FENCE = re.compile(r"---[ \t]*\Z")
 _CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
@@ -295,9 +290,10 @@ _SIMPLE_FIELD = {key: re.compile(rf"^{key}: (.*)$", re.MULTILINE) for key in ("n
 _NOT_A_STRING = frozenset({"true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"})
 _PLAIN_STRING = re.compile(r"[A-Za-z]")
 
-SIMPLE_IDENTITY = True
+SIMPLE_IDENTITY = True  # Kept: −12 % CPU of discovery (the server's first scan) at 20,000 realistic skills
 """Discovery reads a plainly simple frontmatter's name and description without composing it (a differential test
-compares this with the full parse)."""
+compares this with the full parse). A ``--check`` parses every file it checks anyway, so it buys the check under
+5 %: it is kept for discovery alone (benchmarks/README.md, "Fast paths: what each buys")."""
 
 
 def simple_identity(text: str) -> tuple[str, str] | None:
@@ -340,72 +336,7 @@ def simple_identity(text: str) -> tuple[str, str] | None:
     return found[0], found[1]
 
 
-SIMPLE_COMPOSE = _Base is not yaml.SafeLoader
-"""Compose a plainly simple frontmatter here rather than in libyaml (a differential test compares the nodes). Off
-without libyaml, whose pure-Python marks differ in what they carry besides positions."""
-_MARK_NAME = "<unicode string>"  # what libyaml's composer names a mark of a string it was given
-
-
-def _compose_simple(source: str) -> yaml.MappingNode | None:
-    """The node tree ``yaml.compose`` gives for a block that ``_simple_block`` accepts, with the same tags, styles
-    and marks (index, line, column), in half the time: such a block is a mapping of one-line keys to plain
-    scalars, quoted scalars without escapes and flow lists of plain words, whose nodes follow from the text. None
-    for a block of empty lines, as for ``compose``."""
-    mark = _Mark
-    scalar = yaml.ScalarNode
-    pairs: list[tuple[yaml.Node, yaml.Node]] = []
-    start = 0  # where the line starts
-    for line, text in enumerate(source.split("\n")[:-1]):  # every line ends with a line break
-        if not text:
-            start += 1
-            continue
-        key, _, value = text.partition(":")
-        key_end = len(key)
-        key_node = scalar(
-            _word_tag(key),
-            key,
-            mark(_MARK_NAME, start, line, 0, None, None),
-            mark(_MARK_NAME, start + key_end, line, key_end, None, None),
-            "",
-        )
-        if not value:  # `key:`: an empty plain scalar just after the colon, which resolves to null
-            at = mark(_MARK_NAME, start + key_end + 1, line, key_end + 1, None, None)
-            pairs.append((key_node, scalar(_NULL_TAG, "", at, at, "")))
-            start += len(text) + 1
-            continue
-        value = value[1:]  # after `: `
-        begin = mark(_MARK_NAME, start + key_end + 2, line, key_end + 2, None, None)
-        end = mark(_MARK_NAME, start + len(text), line, len(text), None, None)
-        first = value[0]
-        value_node: yaml.Node
-        if first == '"' or first == "'":
-            value_node = scalar(_STR_TAG, value[1:-1], begin, end, first)
-        elif first == "[":
-            items: list[yaml.Node] = []
-            column = key_end + 3  # after `[`
-            for word in value[1:-1].split(", ") if len(value) > 2 else ():
-                items.append(
-                    scalar(
-                        _word_tag(word),
-                        word,
-                        mark(_MARK_NAME, start + column, line, column, None, None),
-                        mark(_MARK_NAME, start + column + len(word), line, column + len(word), None, None),
-                        "",
-                    )
-                )
-                column += len(word) + 2
-            value_node = yaml.SequenceNode(_SEQUENCE_TAG, items, begin, end, flow_style=True)
-        else:
-            value_node = scalar(_plain_tag(value), value, begin, end, "")
-        pairs.append((key_node, value_node))
-        start += len(text) + 1
-    if not pairs:
-        return None
-    stream_end = mark(_MARK_NAME, len(source), source.count("\n"), 0, None, None)
-    return yaml.MappingNode(_MAPPING_TAG, pairs, pairs[0][0].start_mark, stream_end, flow_style=False)
-
-
-SPLIT_FAST_PATH = True
+SPLIT_FAST_PATH = True  # Kept: −8 % CPU of --check at 2,000 realistic skills (benchmarks/README.md)
 """Split a SKILL.md with only ``\n`` line breaks by string searches (a test compares it with the line index)."""
 
 
@@ -501,9 +432,6 @@ def _restore_yaml11_breaks(root: yaml.Node | None) -> None:
 
 
 def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) -> None:
-    if SIMPLE_COMPOSE and _simple_block().fullmatch(source) is not None:
-        _take_root(document, _compose_simple(source), first_line)
-        return
     source, translated = _without_yaml11_breaks(source)
     try:
         too_deep = _too_deep(source)

@@ -6,11 +6,9 @@ a nested workspace, settings and a plugin — is checked with each optimisation 
 the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``), the
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
 split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
-(``check_ahead``), and the name and description of a plainly simple frontmatter read without composing it
-(``SIMPLE_IDENTITY``), and such a frontmatter composed without libyaml (``SIMPLE_COMPOSE``), and plainly laid out
-resources listed without the general walk (``PLAIN_RESOURCES_FAST_PATH``). The reports must be equal, finding for
-finding. A check of some of the files (as pre-commit runs it) parses only the skills it checks, and reports what it
-reported when discovery parsed every skill it read.
+(``batch.ahead``), and the name and description of a plainly simple frontmatter read without composing it
+(``SIMPLE_IDENTITY``). The reports must be equal, finding for finding. A check of some of the files (as pre-commit
+runs it) parses only the skills it checks, and reports what it reported when discovery parsed every skill it read.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from clarvis_lsp.batch.ahead import CheckAhead
 from clarvis_lsp.batch.listings import Listings
 from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.batch.run import CheckRequest, check_paths
-from clarvis_lsp.discovery import fs, resources, scan
+from clarvis_lsp.discovery import fs, scan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents import text
 from clarvis_lsp.rules import skill_links
@@ -135,8 +133,6 @@ SWITCHES = {
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
     "simple frontmatter read without a parse": _flag_off(skill_document, "SIMPLE_IDENTITY"),
-    "simple frontmatter composed without libyaml": _flag_off(skill_document, "SIMPLE_COMPOSE"),
-    "plain resources listed without the walk": _flag_off(resources, "PLAIN_RESOURCES_FAST_PATH"),
 }
 
 

@@ -2,7 +2,7 @@
 
 Start-up is most of what a pre-commit run of ``--check`` costs, so the heavy libraries are imported only by the
 files that need them: pydantic only to validate a project file or editor settings, jsonschema only for a JSON
-document the plain evaluator cannot vouch for, markdown-it only for a body that needs the CommonMark block parse,
+document, markdown-it only for a body that needs the CommonMark block parse,
 pathspec only for exclude patterns, regex only for a name outside ASCII. These tests assert which are loaded and
 that the findings do not depend on it. No timing is asserted.
 """
@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 # Loaded by none of the runs of a plain workspace below.
-HEAVY = ("pydantic", "pydantic_core", "jsonschema", "referencing", "markdown_it", "pathspec", "regex", "tomllib")
+HEAVY = ("pydantic", "pydantic_core", "markdown_it", "pathspec", "regex", "tomllib")
+SCHEMA_VALIDATOR = ("jsonschema", "referencing")  # loaded to check a JSON document, and only then
 FILES = {
     ".clarvis/skills/lint/SKILL.md": (
         "---\nname: lint\ndescription: Lints the code when asked.\n---\n# Lint\n\n"
@@ -78,6 +79,7 @@ def test_a_workspace_without_configuration_loads_no_heavy_library(workspace: Pat
     assert "skill/unknown-field" in codes and "discovery/shadowed" in codes, codes  # the check did run
     assert report["files_checked"] == 7
     assert loaded(imported, *HEAVY) == []
+    assert loaded(imported, *SCHEMA_VALIDATOR) == list(SCHEMA_VALIDATOR)  # settings, plugin and marketplace files
     assert loaded(imported, "pygls", "lsprotocol") == []
 
 
@@ -95,21 +97,23 @@ JSON_MACHINERY = (
 
 def test_a_tree_of_skills_alone_loads_no_json_rule(tmp_path: Path) -> None:
     """A repository of published skills has no settings, plugin or marketplace file: its check never imports the
-    JSON rule families or the JSON document model, and still reports what it did (the same findings as a check
-    of the same skills beside a settings file, which loads them)."""
+    JSON rule families, the JSON document model or the schema validator, and still reports what it did (the same
+    findings as a check of the same skills beside a settings file, which loads them)."""
     skills = {path: text for path, text in FILES.items() if path.endswith(".md")}
     alone, imported = check(make_workspace(tmp_path / "alone", skills))
     assert sorted(name for name in imported if name in JSON_MACHINERY) == []
+    assert loaded(imported, *SCHEMA_VALIDATOR) == []
     beside, imported = check(make_workspace(tmp_path / "beside", {**skills, ".clarvis/settings.json": "{}\n"}))
     assert sorted(name for name in imported if name in JSON_MACHINERY) == sorted(JSON_MACHINERY)
     assert alone["diagnostics"] == beside["diagnostics"] and alone["diagnostics"], alone
 
 
-def test_the_command_line_is_read_without_shutil(workspace: Path) -> None:
+def test_the_command_line_is_read_without_shutil(tmp_path: Path) -> None:
     """argparse imports ``shutil`` (and with it ``bz2`` and ``lzma``) to learn the terminal's width for each
-    formatter it builds, one per option; the command's formatter is told the width instead, so a check never
-    loads them (``test_cli`` holds the help text to the width)."""
-    _, imported = check(workspace)
+    formatter it builds, one per option; the command's formatter is told the width instead, so a check of skills
+    never loads them (``test_cli`` holds the help text to the width; jsonschema, for JSON files, imports shutil)."""
+    skills = {path: text for path, text in FILES.items() if path.endswith(".md")}
+    _, imported = check(make_workspace(tmp_path / "skills", skills))
     assert loaded(imported, "shutil", "bz2", "lzma") == []
 
 
@@ -136,7 +140,7 @@ def test_a_project_file_is_validated_and_changes_nothing_it_does_not_set(workspa
 def test_a_pyproject_of_another_tool_loads_no_validation_library(workspace: Path) -> None:
     (workspace / "pyproject.toml").write_text('[project]\nname = "demo"\n\n[tool.ruff]\nline-length = 100\n')
     _, imported = check(workspace)
-    assert loaded(imported, "pydantic", "jsonschema") == []
+    assert loaded(imported, "pydantic") == []
 
 
 def test_an_invalid_project_file_is_reported_as_before(workspace: Path) -> None:

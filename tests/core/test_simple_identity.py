@@ -10,14 +10,12 @@ with escapes, trailing spaces, other YAML line breaks).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clarvis_lsp.discovery.scan import malformed_reason
-from clarvis_lsp.documents.skill import Yaml12Loader, _compose_simple, _simple_block, parse_skill, simple_identity
+from clarvis_lsp.documents.skill import parse_skill, simple_identity
 
 PATH = Path("/skills/example/SKILL.md")
 
@@ -132,72 +130,3 @@ def test_what_needs_the_parse_is_left_to_it() -> None:
         "---\nname: ''\ndescription: b\n---\n",
     ):
         assert simple_identity(text) is None, text
-
-
-# --- the frontmatter of a plainly simple block composed without libyaml ------------------------------------------
-
-
-def _tree(node: yaml.Node | None) -> object:
-    """Everything of a node tree a reader can see: types, tags, values, styles and every mark's fields."""
-    if node is None:
-        return None
-
-    def mark(at: Any) -> tuple[object, ...]:
-        return (at.name, at.index, at.line, at.column, at.buffer, at.pointer)
-
-    shape = (type(node).__name__, node.tag, mark(node.start_mark), mark(node.end_mark))
-    if isinstance(node, yaml.ScalarNode):
-        return (*shape, node.style, node.value)
-    if isinstance(node, yaml.SequenceNode):
-        return (*shape, node.flow_style, [_tree(item) for item in node.value])
-    assert isinstance(node, yaml.MappingNode)
-    return (*shape, node.flow_style, [(_tree(key), _tree(value)) for key, value in node.value])
-
-
-def _compare_composed(block: str) -> bool:
-    """Whether the block took the simple composer; if it did, its tree must be libyaml's, node for node."""
-    if _simple_block().fullmatch(block) is None:
-        return False
-    assert _tree(_compose_simple(block)) == _tree(yaml.compose(block, Loader=Yaml12Loader)), block
-    return True
-
-
-@settings(max_examples=4000, deadline=None)
-@given(st.lists(LINES, max_size=10))
-def test_a_simple_block_composes_to_libyamls_tree(lines: list[str]) -> None:
-    _compare_composed("".join(f"{line}\n" for line in lines))
-
-
-@settings(max_examples=1500, deadline=None)
-@given(
-    st.lists(
-        st.builds(
-            lambda key, value: f"{key}: {value}" if value else f"{key}:",
-            st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,12}", fullmatch=True),
-            st.one_of(
-                st.text(st.characters(codec="utf-8"), max_size=12),
-                st.lists(st.from_regex(r"[A-Za-z][A-Za-z0-9_./-]{0,6}", fullmatch=True), max_size=4).map(
-                    lambda words: "[" + ", ".join(words) + "]"
-                ),
-                st.text(st.characters(codec="utf-8"), max_size=8).map(lambda text: f'"{text}"'),
-                st.text(st.characters(codec="utf-8"), max_size=8).map(lambda text: f"'{text}'"),
-            ),
-        ),
-        max_size=6,
-    ),
-    st.lists(st.integers(0, 2), min_size=7, max_size=7),
-)
-def test_any_text_the_simple_block_accepts_composes_alike(lines: list[str], blanks: list[int]) -> None:
-    block = "".join("\n" * blank + f"{line}\n" for blank, line in zip(blanks, lines, strict=False))
-    _compare_composed(block)
-
-
-def test_the_simple_composer_takes_common_frontmatter() -> None:
-    """It really answers for the frontmatter most skills have, and leaves the rest to libyaml."""
-    assert _compare_composed(
-        'name: pdf-tools\ndescription: Extract text; use it for PDFs.\nversion: "1.0.0"\n\nlicense: MIT\n'
-        "allowed-tools: [Read, Grep]\nempty: []\nmodel:\ntrue: ~\nn: 0x1F\n"
-    )
-    assert _compare_composed("\n\n") and _compare_composed("")
-    for block in ("k" * 1100 + ": v\n", "a: b # c\n", "a: |\n  x\n", "a:\r\n", "- a\n", "a: 'it''s'\n"):
-        assert not _compare_composed(block), block

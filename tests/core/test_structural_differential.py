@@ -1,5 +1,4 @@
-"""The schema-driven structural checks report exactly what the hand-written rules reported before them, and the
-plain evaluator that spares jsonschema for valid documents decides as jsonschema does.
+"""The schema-driven structural checks report exactly what the hand-written rules reported before them.
 
 ``golden/structural.json`` holds the findings (code, range, severity, message, related, fixes) of every document
 of the corpus (``structural_corpus.py``: the examples, the JSON fixtures of the rule tests, and mutants of both,
@@ -15,11 +14,6 @@ from typing import Any
 
 import pytest
 from structural_corpus import GOLDEN, KIND_PATHS, Sample, findings_of, make_workspace, samples
-
-from clarvis_lsp.documents.json_parser import parse_json
-from clarvis_lsp.documents.jsondoc import JsonArray, JsonNode, JsonObject
-from clarvis_lsp.knowledge import schemas
-from clarvis_lsp.rules import structure
 
 CORPUS = samples()
 
@@ -84,42 +78,3 @@ def _difference(sample: Sample, before: list[dict[str, Any]], now: list[dict[str
     gone = [finding for finding in before if finding not in now]
     new = [finding for finding in now if finding not in before]
     return f"--- {sample.kind} document:\n{sample.text}\n--- no longer reported: {gone}\n--- newly reported: {new}"
-
-
-def _values(root: JsonNode) -> list[JsonNode]:
-    """Every value of a document, the root first: each is validated alone too (one hook, one MCP server)."""
-    found: list[JsonNode] = []
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        found.append(node)
-        if isinstance(node, JsonObject):
-            pending.extend(member.value for member in node.members if member.value is not None)
-        elif isinstance(node, JsonArray):
-            pending.extend(node.items)
-    return found
-
-
-@pytest.mark.parametrize("schema", schemas.schema_names())
-def test_the_plain_evaluator_agrees_with_jsonschema(schema: str) -> None:
-    """``check_structure`` asks jsonschema only about a value ``plainly_valid`` cannot vouch for: wherever the
-    evaluator decides (valid or invalid, ``if`` and ``not`` take both), it decides as jsonschema does, for every
-    value of every document of the corpus against every schema; and it decides nearly everything."""
-    validator = structure._validator(schema)
-    base = structure._resources()[1][schema]
-    decided = valid = 0
-    wrong: list[str] = []
-    for text in dict.fromkeys(sample.text for sample in CORPUS):
-        root = parse_json(text).root
-        for node in _values(root) if root is not None else ():
-            instance = structure._instance(node)
-            outcome = structure._evaluate(schemas.load(schema), instance, base, True)
-            if outcome is None:
-                continue
-            decided += 1
-            valid += outcome
-            if outcome != validator.is_valid(instance):
-                wrong.append(f"{outcome} for {json.dumps(instance)[:300]}")
-            assert structure.plainly_valid(schema, instance) is outcome
-    assert not wrong, f"{len(wrong)} values decided unlike jsonschema; the first: {wrong[:3]}"
-    assert decided > 10_000 and valid > 0
