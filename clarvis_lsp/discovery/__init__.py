@@ -1,8 +1,13 @@
 """The discovery core: which skills, plugins and agents exist, and which copy of each wins.
 
 A port of ``@clarvis/agent-skills`` (SPEC §2) plus the project's extensions (plugin skills, agents, nested
-workspaces). It never imports pygls or lsprotocol: the CLI's ``--check`` path uses it without paying the
-language server's import time, and the server wraps it.
+workspaces): read it and you read the seed's algorithm. How directories are read and how a root's work is mapped
+over them come in as abstractions with plain defaults (``io``: ``DirectoryReader``, ``ScanStrategy``,
+``DirectoryVisit``), so a caller can share listings or spread a large root over processes without discovery
+knowing about either.
+
+May import ``documents/``, ``knowledge/`` and the standard library only: never pygls or lsprotocol, ``rules/``,
+``workspace/``, a front end, nor any process or pickling module (``tests/core/test_architecture.py``).
 
 Typical use::
 

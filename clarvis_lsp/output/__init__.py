@@ -1,4 +1,6 @@
-"""Output formats of ``clarvis-lsp --check``; see ``formats`` for why each looks the way it does."""
+"""Output formats of ``clarvis-lsp --check`` (text, JSON, SARIF, GitHub annotations) and how paths are shown;
+see ``formats`` for why each looks the way it does. Reads findings and the rule catalogue only: it never runs a
+check, and nothing in it imports the engine, discovery or a front end."""
 
 from __future__ import annotations
 
