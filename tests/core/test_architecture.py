@@ -115,6 +115,36 @@ def _rooms_imported(path: Path) -> set[str]:
     return {name.split(".")[1] for name in package_imports(path) if name.count(".") >= 1} - {_room(path)}
 
 
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"knowledge", "findings"}),
+    frozenset({"documents", "schema_docs"}),
+    frozenset({"discovery"}),
+    frozenset({"rules"}),
+    frozenset({"config", "output", "rule_pages", "fixes"}),
+    frozenset({"workspace"}),
+    frozenset({"effective", "listing"}),
+    frozenset({"editor"}),
+    frozenset({"batch"}),
+    frozenset({"server"}),
+    frozenset({"cli", "__main__"}),
+)
+"""The rooms from the bottom up (README's Layout): a room imports only rooms of the layers below its own."""
+
+
+def test_each_room_imports_only_the_layers_below_it() -> None:
+    layer_of = {room: index for index, rooms in enumerate(LAYERS) for room in rooms}
+    rooms_found = {_room(path) for path in PACKAGE.rglob("*.py")} - {"__init__"}
+    assert rooms_found == set(layer_of), "a room of the package is missing from LAYERS (or is gone)"
+    offenders = [
+        (str(path.relative_to(PACKAGE)), room)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if _room(path) != "__init__"
+        for room in sorted(_rooms_imported(path) - {"__init__"})
+        if layer_of[room] >= layer_of[_room(path)]
+    ]
+    assert offenders == []
+
+
 def test_discovery_is_the_seeds_algorithm_and_nothing_else() -> None:
     """``discovery/`` imports no process, pickling or rule module, and nothing of the headless run: read it and
     you read SPEC §2. How directories are read and how work is mapped over them come in as abstractions
