@@ -27,7 +27,8 @@ How to read it: ``_Parser.run`` matches one token at a time and hands it to the 
 itself (a key, a value, ``,``, ``:``, a bracket where the grammar expects it: nearly every token of a valid
 file, so they are kept short) and passes anything else to ``recover``, which turns the token into a grammar
 category (``json_tokens.C_*``) and lets the step for the container's state (``_RECOVERY``) report the
-error and recover. Each step returns where the scan goes on.
+error and recover. Each step returns where the scan goes on. Keys come with their ':' (and, after a member,
+with the ',' before them) as one token (see ``json_tokens``).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ from clarvis_lsp.documents.json_tokens import (
     LITERALS,
     NEEDS_DECODING,
     PUNCT_CATEGORY,
+    T_COMMA,
+    T_COMMA_KEY,
     T_COMMENT,
     T_EOF,
     T_INT,
@@ -165,6 +168,28 @@ class _Parser(TreeBuilder):
             return self.recover(PUNCT_CATEGORY[char], start, start + 1, True)
         self.last_end = start + 1
         return start + 1
+
+    def next_member(self, m: re.Match[str]) -> int:
+        """``, "key":`` (one token): after a member's value, the comma, the next member's key and its colon; anywhere
+        else the comma alone (the key is scanned again as the next token)."""
+        comma = m.start(T_COMMA)
+        frame = self.top
+        if frame.state != OBJ_AFTER:
+            if frame.state != ARR_AFTER:
+                return self.recover(C_COMMA, comma, comma + 1, True)
+            frame.state = ARR_NEXT
+            frame.comma = comma
+            self.last_end = comma + 1
+            return comma + 1
+        frame.comma = comma
+        start, end = m.span(T_COMMA_KEY)
+        member = self.add_member(frame, self.text[start + 1 : end - 1], start, end)
+        colon = end  # the ':' follows the quote
+        member.colon = colon
+        frame.colon = colon
+        frame.state = OBJ_VALUE
+        self.last_end = colon + 1
+        return colon + 1
 
     def open_bracket(self, frame: Frame, char: str, start: int) -> int:
         """``{`` or ``[`` where a value goes: a new container on the stack."""
@@ -491,6 +516,9 @@ class _Parser(TreeBuilder):
 # The step for each kind of token, by ``Match.lastindex`` (json_tokens.T_*).
 _STEPS: tuple[Callable[[_Parser, re.Match[str]], int], ...] = (
     _Parser.junk,  # unused: every alternative of TOKEN is a group
+    _Parser.junk,  # unused: T_COMMA and T_COMMA_KEY end no token
+    _Parser.junk,
+    _Parser.next_member,
     _Parser.punctuation,
     _Parser.unclosed_string,
     _Parser.string,

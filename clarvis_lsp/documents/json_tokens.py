@@ -1,14 +1,17 @@
 """The tokens of the tolerant JSON parser (``json_parser``) and the values its scalars stand for.
 
 One regular expression matches leading JSON whitespace and then exactly one token; ``Match.lastindex`` says which
-kind (the ``T_*`` numbers), so the parser dispatches on one integer per token. A closed string and a ``:`` right
-after its quote are one token (``T_STR_COLON``): a member's key and its colon as nearly every file writes them,
-matched at once (a fifth of the tokens of a valid file); wherever a key is not expected the parser takes the
-string alone, and the ``:`` as the next token. Everything that is not JSON gets a
-token of its own (comments, single-quoted strings, unclosed strings, malformed numbers, bare words, stray
-characters), so that the parser can say what was typed. The scalar readers here (``decode_string``,
-``number_node``, ``word_node``) turn a token into its Python value and report what is wrong with it through the
-``Report`` they are given; they know nothing of the tree being built.
+kind (the ``T_*`` numbers), so the parser dispatches on one integer per token. Two pairs are matched as one token,
+because a valid file is mostly made of them and a token costs the parser a function call: a closed string and a
+``:`` right after its quote (``T_STR_COLON``, a member's key and its colon as nearly every file writes them), and
+a ``,`` followed by such a key with nothing to decode (``T_COMMA_KEY_COLON``, the next member). Wherever the
+grammar does not expect the pair, the parser takes its first part alone and scans the rest again as the next
+token.
+
+Everything that is not JSON gets a token of its own (comments, single-quoted strings, unclosed strings, malformed
+numbers, bare words, stray characters), so that the parser can say what was typed. The scalar readers here
+(``decode_string``, ``number_node``, ``word_node``) turn a token into its Python value and report what is wrong
+with it through the ``Report`` they are given; they know nothing of the tree being built.
 """
 
 from __future__ import annotations
@@ -63,24 +66,28 @@ Report = Callable[[str, int, int], None]
 """Where a scalar reader reports a syntax error: ``report(message, start, end)``."""
 
 # What ``Match.lastindex`` is for each kind of token of ``TOKEN``.
-T_PUNCT = 1
-T_STR_OPEN = 2  # a double-quoted string without its closing quote (ends at the line end)
-T_STR = 3  # group 3 is the closing quote: lastindex is 3 when the string is closed
-T_STR_COLON = 4  # group 4 is a ':' right after a closed string's quote (`"key":`): lastindex is 4
-T_INT = 5  # a valid JSON integer
-T_FLOAT = 6  # a valid JSON number with a fraction or an exponent
-T_NUM = 7  # something number-like that is not valid JSON (01, .5, 1., 0x1F, +1, 12abc)
-T_WORD = 8
-T_SQ_OPEN = 9
-T_SQ = 10
-T_COMMENT = 11
-T_SPACE = 12  # whitespace that JSON does not allow (NBSP, form feed, U+2028, ...)
-T_EOF = 13
-T_JUNK = 14
+T_COMMA = 1  # group 1: the ',' of a comma-and-key token (below)
+T_COMMA_KEY = 2  # group 2: its key, a closed string with nothing to decode
+T_COMMA_KEY_COLON = 3  # group 3: its ':' (lastindex is 3 for `, "key":`)
+T_PUNCT = 4
+T_STR_OPEN = 5  # a double-quoted string without its closing quote (ends at the line end)
+T_STR = 6  # group 6 is the closing quote: lastindex is 6 when the string is closed
+T_STR_COLON = 7  # group 7 is a ':' right after a closed string's quote (`"key":`): lastindex is 7
+T_INT = 8  # a valid JSON integer
+T_FLOAT = 9  # a valid JSON number with a fraction or an exponent
+T_NUM = 10  # something number-like that is not valid JSON (01, .5, 1., 0x1F, +1, 12abc)
+T_WORD = 11
+T_SQ_OPEN = 12
+T_SQ = 13
+T_COMMENT = 14
+T_SPACE = 15  # whitespace that JSON does not allow (NBSP, form feed, U+2028, ...)
+T_EOF = 16
+T_JUNK = 17
 
 TOKEN = re.compile(
     r"[ \t\r\n]*(?:"
-    r"([{}\[\]:,])"
+    r'(,)[ \t\r\n]*("[^"\\\x00-\x1f]*")(:)'
+    r"|([{}\[\]:,])"
     r'|("[^"\\\r\n]*(?:\\[^\r\n]?[^"\\\r\n]*)*)(?:(")(:)?)?'
     r"|(-?(?:0|[1-9][0-9]*)(?![0-9A-Za-z_.]))"
     r"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?(?![0-9A-Za-z_.]))"
