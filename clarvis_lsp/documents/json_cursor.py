@@ -5,10 +5,25 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Protocol
 
-from clarvis_lsp.documents.json_tree import JsonArray, JsonDocument, JsonMember, JsonNode, JsonObject, PathPart
+from clarvis_lsp.documents.json_nodes import JsonArray, JsonMember, JsonNode, JsonObject, PathPart
 
-__all__ = ["JsonLocation", "locate"]
+__all__ = ["JsonLocation", "ParsedText", "locate"]
+
+
+class ParsedText(Protocol):
+    """What the cursor walk reads of a parsed document: its text and its root (a ``json_tree.JsonDocument``).
+
+    A protocol rather than the document class itself, so that ``json_tree`` can offer ``path_at`` by importing
+    this module without this module importing it back.
+    """
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def root(self) -> JsonNode | None: ...
 
 
 @dataclass(slots=True)
@@ -87,7 +102,7 @@ def _token_location(
     return JsonLocation(path, container, False, member, node, index, prefix, node.start, node.end, quoted)
 
 
-def locate(document: JsonDocument, offset: int) -> JsonLocation:
+def locate(document: ParsedText, offset: int) -> JsonLocation:
     """The location of ``offset`` (clamped to the text) in ``document``."""
     text = document.text
     offset = min(max(offset, 0), len(text))

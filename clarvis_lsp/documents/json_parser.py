@@ -10,7 +10,7 @@ Why a hand-written parser rather than ``json`` or ``tree-sitter-json``:
   before '}'"), instead of a generic ``ERROR`` node.
 - No native dependency to build or ship.
 - It is iterative (an explicit stack, no recursion), so 100,000-deep nesting cannot raise ``RecursionError``;
-  tokens are matched with one compiled regex, so a 1 MB file parses in a fraction of a second.
+  tokens are matched with one compiled regex (``json_tokens``), so a 1 MB file parses in a fraction of a second.
 
 It never raises on any input. What it recovers from, each reported as a ``JsonSyntaxError`` at the place:
 comments, trailing and missing commas, missing colons and values, unclosed strings (they stop at the end of
@@ -21,881 +21,533 @@ content after the root value and an empty file. Everything that parsed around an
 Two limits keep hostile input bounded: nesting deeper than ``MAX_DEPTH`` is skipped (one error), and after
 ``MAX_ERRORS`` errors the parse stops with a last "Too many syntax errors" error; the tree keeps what was parsed
 up to there.
+
+How to read it: ``_Parser.run`` matches one token at a time and hands it to the step for its kind
+(``_STEPS``, indexed by ``json_tokens.T_*``). Each step takes the well-formed transitions of its token
+itself (a key, a value, ``,``, ``:``, a bracket where the grammar expects it: nearly every token of a valid
+file, so they are kept short) and passes anything else to ``recover``, which turns the token into a grammar
+category (``json_tokens.C_*``) and lets the step for the container's state (``_RECOVERY``) report the
+error and recover. Each step returns where the scan goes on. Keys come with their ':' (and, after a member,
+with the ',' before them) as one token (see ``json_tokens``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from clarvis_lsp.documents.json_tree import (
-    JsonArray,
-    JsonDocument,
-    JsonMember,
-    JsonNode,
-    JsonObject,
-    JsonSyntaxError,
+from clarvis_lsp.documents.json_builder import (
+    ARR_AFTER,
+    ARR_FIRST,
+    ARR_NEXT,
+    MAX_DEPTH,
+    MAX_ERRORS,
+    OBJ_AFTER,
+    OBJ_COLON,
+    OBJ_KEY_FIRST,
+    OBJ_KEY_NEXT,
+    OBJ_VALUE,
+    ROOT_AFTER,
+    Frame,
+    TreeBuilder,
 )
+from clarvis_lsp.documents.json_nodes import JsonArray, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.documents.json_tokens import (
+    C_CLOSE_ARR,
+    C_CLOSE_OBJ,
+    C_COLON,
+    C_COMMA,
+    C_NUM,
+    C_SQ,
+    C_STRING,
+    C_WORD,
+    COLON_AHEAD,
+    KEYLIKE,
+    LITERALS,
+    NEEDS_DECODING,
+    PUNCT_CATEGORY,
+    T_COMMA,
+    T_COMMA_KEY,
+    T_COMMENT,
+    T_EOF,
+    T_INT,
+    T_JUNK,
+    T_NUM,
+    T_PUNCT,
+    T_SPACE,
+    T_SQ,
+    T_SQ_OPEN,
+    T_STR,
+    T_STR_COLON,
+    T_STR_OPEN,
+    T_WORD,
+    TOKEN,
+    VALUE_START,
+    char_name,
+    decode_string,
+    show,
+)
+from clarvis_lsp.documents.json_tree import JsonDocument
 from clarvis_lsp.documents.text import LineIndex
 
 __all__ = ["MAX_DEPTH", "MAX_ERRORS", "parse_json"]
 
-MAX_DEPTH = 200_000
-MAX_ERRORS = 1000
+_STOP = -1  # what a step returns when the parse is over
 
 
-# ------------------------------------------------------------------------------------------- tokenizer
+class _Parser(TreeBuilder):
+    """The scan: one step per token, and the recovery from what the grammar did not expect."""
 
-# One regex matches leading JSON whitespace and then exactly one token; ``lastindex`` says which.
-_T_PUNCT = 1
-_T_STR_OPEN = 2  # a double-quoted string without its closing quote (ends at the line end)
-_T_STR = 3  # group 3 is the closing quote: lastindex is 3 when the string is closed
-_T_INT = 4  # a valid JSON integer
-_T_FLOAT = 5  # a valid JSON number with a fraction or an exponent
-_T_NUM = 6  # something number-like that is not valid JSON (01, .5, 1., 0x1F, +1, 12abc)
-_T_WORD = 7
-_T_SQ_OPEN = 8
-_T_SQ = 9
-_T_COMMENT = 10
-_T_SPACE = 11  # whitespace that JSON does not allow (NBSP, form feed, U+2028, ...)
-_T_EOF = 12
-_T_JUNK = 13
-
-_TOKEN = re.compile(
-    r"[ \t\r\n]*(?:"
-    r"([{}\[\]:,])"
-    r'|("[^"\\\r\n]*(?:\\[^\r\n]?[^"\\\r\n]*)*)(")?'
-    r"|(-?(?:0|[1-9][0-9]*)(?![0-9A-Za-z_.]))"
-    r"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?(?![0-9A-Za-z_.]))"
-    r"|([-+]?\.?[0-9](?:[0-9A-Za-z_.]|(?<=[eE])[-+])*)"
-    r"|([-+](?:Infinity|NaN)(?![\w$])|(?:[^\W\d]|\$)[\w$]*)"
-    r"|('[^'\\\r\n]*(?:\\[^\r\n]?[^'\\\r\n]*)*)(')?"
-    r"|(//[^\r\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?)"
-    r"|([^\S \t\r\n]+)"
-    r"|(\Z)"
-    r"|([^\s\w\"'{}\[\]:,/$+.\-]+|.)"
-    r")"
-)
-_LITERALS: dict[str, tuple[str, object]] = {
-    "true": ("boolean", True),
-    "false": ("boolean", False),
-    "null": ("null", None),
-}
-
-_COLON_AHEAD = re.compile(r"[ \t\r\n]*(?:(?://[^\r\n]*|/\*(?:[^*]|\*(?!/))*\*/)[ \t\r\n]*)*:")
-_STRICT_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_NEEDS_DECODING = re.compile(r"[\\\x00-\x1f]")
-_CONTROL = re.compile(r"[\x00-\x1f]")
-_ESCAPE = re.compile(
-    r"\\(?:(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|(u[0-9a-fA-F]{4})|(u)|(.)|$)", re.S
-)
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-_CONTROL_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-# Token categories the parser dispatches on.
-_C_OPEN_OBJ = 0
-_C_OPEN_ARR = 1
-_C_CLOSE_OBJ = 2
-_C_CLOSE_ARR = 3
-_C_COLON = 4
-_C_COMMA = 5
-_C_STRING = 6
-_C_SQ = 7
-_C_NUM = 8
-_C_WORD = 9
-_C_EOF = 10
-_PUNCT_CATEGORY = {
-    "{": _C_OPEN_OBJ,
-    "[": _C_OPEN_ARR,
-    "}": _C_CLOSE_OBJ,
-    "]": _C_CLOSE_ARR,
-    ":": _C_COLON,
-    ",": _C_COMMA,
-}
-_KEYLIKE = frozenset({_C_STRING, _C_SQ, _C_WORD, _C_NUM})
-_VALUE_START = frozenset({_C_OPEN_OBJ, _C_OPEN_ARR, _C_STRING, _C_SQ, _C_NUM, _C_WORD})
-
-# Parser states.
-_ROOT_VALUE = 0
-_ROOT_AFTER = 1
-_OBJ_KEY_FIRST = 2  # after '{'
-_OBJ_KEY_NEXT = 3  # after ','
-_OBJ_COLON = 4  # after a key
-_OBJ_VALUE = 5  # after ':'
-_OBJ_AFTER = 6  # after a value
-_ARR_FIRST = 7  # after '['
-_ARR_NEXT = 8  # after ','
-_ARR_AFTER = 9  # after an item
-
-
-def _show(text: str, limit: int = 40) -> str:
-    """Text safe to put in a message: non-printable characters escaped, long text shortened."""
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    if text.isprintable():
-        return text
-    out = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        elif ord(char) <= 0xFFFF:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(f"\\U{ord(char):08x}")
-    return "".join(out)
-
-
-def _char_name(char: str) -> str:
-    if char.isprintable() and not char.isspace():
-        return f"'{char}'"
-    return f"U+{ord(char):04X}"
-
-
-class _Frame:
-    __slots__ = ("colon", "comma", "member", "node", "quiet", "state", "up_array", "up_object")
-
-    def __init__(self, node: JsonObject | JsonArray | None, state: int, up_object: int, up_array: int) -> None:
-        self.node = node
-        self.state = state
-        # Stack indexes of the nearest object / array frame at or below this one (0: none), so that a
-        # mismatched closer finds what it closes without scanning the stack.
-        self.up_object = up_object
-        self.up_array = up_array
-        self.member: JsonMember | None = None
-        self.colon = -1  # offset of the last ':' seen in this object
-        self.comma = -1  # offset of the last ',' seen in this container
-        self.quiet = False  # the last token was an unclosed string: do not also report a missing ',' / ':'
-
-
-# ---------------------------------------------------------------------------------------------- parser
-
-
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.root: JsonNode | None = None
-        self.errors: list[JsonSyntaxError] = []
-        self.duplicates: list[tuple[JsonMember, JsonMember]] = []
-        self.first_of: dict[tuple[int, str], JsonMember] = {}  # (id(object), key) -> first member, once repeated
-        self.stack: list[_Frame] = [_Frame(None, _ROOT_VALUE, 0, 0)]
-        self.last_end = 0  # end of the last token consumed (comments excluded)
-        self.halted = False  # too many errors: stop at the next token
-        self.finishing = False
-        self.resume = -1  # where the main loop goes on after a skipped region; len(text) + 1 to stop
-
-    # ---- errors
-
-    def error(self, message: str, start: int, end: int) -> None:
-        errors = self.errors
-        length = len(self.text)
-        start = min(max(start, 0), length)
-        end = min(max(end, start), length)
-        if end == start and start < length:
-            end = start + 1
-        if len(errors) >= MAX_ERRORS:
-            if len(errors) == MAX_ERRORS:
-                if self.finishing:
-                    message = "Too many syntax errors: the rest are not reported"
-                else:
-                    # Past this many errors the text is not JSON in any useful sense: stop rather than spend
-                    # seconds building a tree of noise (the tree keeps what was parsed so far).
-                    message = "Too many syntax errors: the rest of the file is not checked"
-                    self.halted = True
-                errors.append(JsonSyntaxError(message, start, end))
-            return
-        errors.append(JsonSyntaxError(message, start, end))
-
-    def describe(self, category: int, start: int, end: int) -> str:
-        if category == _C_EOF:
-            return "end of file"
-        if category in (_C_STRING, _C_SQ):
-            return f"string {_show(self.text[start:end])}"
-        if category == _C_NUM:
-            return f"number {_show(self.text[start:end])}"
-        return f"'{_show(self.text[start:end])}'"
-
-    # ---- main loop
+    # ---- the scan
 
     def run(self) -> None:
-        """The main loop: common, well-formed transitions inline (for speed), everything else in ``handle``."""
+        """Match one token at a time and hand it to its step, which says where the scan goes on."""
         text = self.text
-        match = _TOKEN.match
-        colon_ahead = _COLON_AHEAD.match
-        needs_decoding = _NEEDS_DECODING.search
-        literals = _LITERALS
-        stack = self.stack
-        frame = stack[-1]
+        match = TOKEN.match
+        steps = _STEPS
         pos = 0
-        while True:
-            if self.halted:
-                self.finish(self.last_end)
-                break
+        while pos >= 0:
             m = match(text, pos)
             if m is None:  # cannot happen: the last alternative matches any character
                 break
-            kind = m.lastindex
-            state = frame.state
-            if kind == _T_PUNCT:
-                start = m.start(_T_PUNCT)
-                end = pos = start + 1
-                char = text[start]
-                if char == ",":
-                    if state == _OBJ_AFTER:
-                        frame.state = _OBJ_KEY_NEXT
-                        frame.comma = start
-                        self.last_end = end
-                        continue
-                    if state == _ARR_AFTER:
-                        frame.state = _ARR_NEXT
-                        frame.comma = start
-                        self.last_end = end
-                        continue
-                elif char == ":":
-                    if state == _OBJ_COLON:
-                        member = frame.member
-                        if member is not None:
-                            member.colon = start
-                        frame.colon = start
-                        frame.state = _OBJ_VALUE
-                        self.last_end = end
-                        continue
-                elif char == "}":
-                    if state in (_OBJ_AFTER, _OBJ_KEY_FIRST):
-                        container = frame.node
-                        assert container is not None
-                        container.end = end
-                        container.closed = True
-                        stack.pop()
-                        frame = stack[-1]
-                        self.last_end = end
-                        continue
-                elif (char == "{" or char == "[") and (
-                    state in (_ARR_NEXT, _ARR_FIRST) or (state == _OBJ_VALUE and frame.member is not None)
-                ):
-                    if len(stack) <= MAX_DEPTH:
-                        child: JsonObject | JsonArray
-                        if char == "{":
-                            child = JsonObject("object", start, end, None, frame.node, False)
-                            self.attach_fast(frame, child)
-                            frame = _Frame(child, _OBJ_KEY_FIRST, len(stack), frame.up_array)
-                        else:
-                            child = JsonArray("array", start, end, None, frame.node, False)
-                            self.attach_fast(frame, child)
-                            frame = _Frame(child, _ARR_FIRST, frame.up_object, len(stack))
-                        stack.append(frame)
-                        self.last_end = end
-                        continue
-                elif char == "]" and state in (_ARR_AFTER, _ARR_FIRST):
-                    container = frame.node
-                    assert container is not None
-                    container.end = end
-                    container.closed = True
-                    stack.pop()
-                    frame = stack[-1]
-                    self.last_end = end
-                    continue
-                category = _PUNCT_CATEGORY[char]
-                closed = True
-            elif kind == _T_STR:
-                start = m.start(_T_STR_OPEN)
-                end = pos = m.end()
-                if state in (_OBJ_KEY_NEXT, _OBJ_KEY_FIRST):
-                    if needs_decoding(text, start + 1, end - 1) is None:
-                        key = text[start + 1 : end - 1]
-                    else:
-                        key = self.decode(start + 1, end - 1, '"')
-                    obj = frame.node
-                    assert isinstance(obj, JsonObject)
-                    member = JsonMember(key, start, end, None, None, obj)
-                    obj.members.append(member)
-                    by_key = obj._by_key
-                    if key in by_key:
-                        self.duplicate(obj, by_key[key], member)
-                    by_key[key] = member
-                    frame.member = member
-                    frame.state = _OBJ_COLON
-                    frame.quiet = False
-                    self.last_end = end
-                    continue
-                if state in (_ARR_NEXT, _ARR_FIRST) or (
-                    state == _OBJ_VALUE
-                    and frame.member is not None
-                    and (text[end : end + 1] in (",", "}") or colon_ahead(text, end) is None)
-                ):
-                    if needs_decoding(text, start + 1, end - 1) is None:
-                        value: object = text[start + 1 : end - 1]
-                    else:
-                        value = self.decode(start + 1, end - 1, '"')
-                    node_kind = "string"
-                else:
-                    category = _C_STRING
-                    closed = True
-                    node_kind = ""
-                if node_kind:
-                    node = JsonNode(node_kind, start, end, value, frame.node)
-                    self.attach_fast(frame, node)
-                    self.last_end = end
-                    continue
-            elif kind in (_T_INT, _T_FLOAT):
-                start, end = m.span(kind)
-                pos = end
-                if (
-                    state in (_ARR_NEXT, _ARR_FIRST) or (state == _OBJ_VALUE and frame.member is not None)
-                ) and end - start < 4000:
-                    source = text[start:end]
-                    node = JsonNode("number", start, end, int(source) if kind == _T_INT else float(source), frame.node)
-                    self.attach_fast(frame, node)
-                    self.last_end = end
-                    continue
-                category = _C_NUM
-                closed = True
-            elif kind == _T_WORD:
-                start, end = m.span(_T_WORD)
-                pos = end
-                literal = literals.get(text[start:end])
-                if literal is not None and (
-                    state in (_ARR_NEXT, _ARR_FIRST)
-                    or (state == _OBJ_VALUE and frame.member is not None and colon_ahead(text, end) is None)
-                ):
-                    node = JsonNode(literal[0], start, end, literal[1], frame.node)
-                    self.attach_fast(frame, node)
-                    self.last_end = end
-                    continue
-                category = _C_WORD
-                closed = True
-            elif kind == _T_STR_OPEN:
-                start, end = m.span(_T_STR_OPEN)
-                pos = end
-                category = _C_STRING
-                closed = False
-            elif kind == _T_NUM:
-                start, end = m.span(_T_NUM)
-                pos = end
-                category = _C_NUM
-                closed = True
-            elif kind in (_T_SQ, _T_SQ_OPEN):
-                start, end = m.start(_T_SQ_OPEN), m.end()
-                pos = end
-                category = _C_SQ
-                closed = kind == _T_SQ
-            elif kind == _T_COMMENT:
-                start, end = m.span(_T_COMMENT)
-                pos = end
-                if text.startswith("/*", start) and (end - start < 4 or not text.startswith("*/", end - 2)):
-                    self.error("Unclosed comment: add '*/' (and remove the comment: JSON has none)", start, end)
-                else:
-                    self.error("Comments are not allowed in JSON: remove the comment", start, end)
-                continue
-            elif kind == _T_SPACE:
-                start, end = m.span(_T_SPACE)
-                pos = end
-                self.error(
-                    f"Unexpected whitespace character {_char_name(text[start])}: "
-                    "JSON allows only spaces, tabs and line breaks",
-                    start,
-                    end,
-                )
-                continue
-            elif kind == _T_EOF:
-                self.finish(m.start(_T_EOF))
-                break
-            else:
-                start, end = m.span(_T_JUNK)
-                pos = end
-                if state == _ROOT_AFTER:
-                    self.error("Unexpected content after the end of the JSON value: remove it", start, end)
-                    break
-                what = (
-                    f"character {_char_name(text[start])}"
-                    if end - start == 1
-                    else f"characters '{_show(text[start:end], 20)}'"
-                )
-                self.error(f"Unexpected {what}", start, end)
-                continue
+            pos = steps[m.lastindex](self, m)  # type: ignore[index]  # every alternative of TOKEN is a group
 
-            if self.handle(category, start, end, closed):
-                pos = start  # a mismatched closer closed inner containers: handle it again at the new top
-            else:
-                self.last_end = end
-            frame = stack[-1]
-            if self.resume >= 0:
-                if self.resume > len(text):  # content after the root value was reported
-                    break
-                pos = self.resume
-                self.resume = -1
+    def go_on(self, pos: int) -> int:
+        """Where the scan goes on after a token that was not well-formed: ``pos``, unless a skipped region moved it
+        or too many errors stopped the parse."""
+        if self.resume >= 0:
+            if self.resume > len(self.text):  # content after the root value was reported
+                return _STOP
+            pos = self.resume
+            self.resume = -1
+        if self.halted:
+            self.finish(self.last_end)
+            return _STOP
+        return pos
 
-    def attach_fast(self, frame: _Frame, node: JsonNode) -> None:
-        """``attach`` in the common cases: a value in an array, or after a member's ':'."""
-        owner = frame.node
-        if frame.state == _OBJ_VALUE:
+    def recover(self, category: int, start: int, end: int, closed: bool) -> int:
+        """A token the grammar did not expect here, or one that is not JSON: report and recover (``handle``)."""
+        if self.handle(category, start, end, closed):
+            return self.go_on(start)  # a mismatched closer closed inner containers: handle it again at the new top
+        self.last_end = end
+        return self.go_on(end)
+
+    # ---- the steps, one per kind of token: the well-formed case here, anything else through ``recover``
+
+    def punctuation(self, m: re.Match[str]) -> int:
+        """``,``, a closer, ``:`` where the grammar expects them; an opening bracket in ``open_bracket``."""
+        start = m.start(T_PUNCT)
+        char = self.text[start]
+        frame = self.top
+        state = frame.state
+        if char == ",":
+            if state == OBJ_AFTER:
+                frame.state = OBJ_KEY_NEXT
+            elif state == ARR_AFTER:
+                frame.state = ARR_NEXT
+            else:
+                return self.recover(C_COMMA, start, start + 1, True)
+            frame.comma = start
+        elif (char == "}" and state in (OBJ_AFTER, OBJ_KEY_FIRST)) or (char == "]" and state in (ARR_AFTER, ARR_FIRST)):
+            container = frame.node
+            assert container is not None
+            container.end = start + 1
+            container.closed = True
+            stack = self.stack
+            stack.pop()
+            self.top = stack[-1]
+        elif char == "{" or char == "[":
+            return self.open_bracket(frame, char, start)
+        elif char == ":" and state == OBJ_COLON:  # after a key that is not a plain string right before it
             member = frame.member
-            assert member is not None
-            member.value = node
-            node.member = member
-            frame.member = None
-            frame.state = _OBJ_AFTER
+            if member is not None:
+                member.colon = start
+            frame.colon = start
+            frame.state = OBJ_VALUE
         else:
-            assert isinstance(owner, JsonArray)
-            items = owner.items
-            node.index = len(items)
-            items.append(node)
-            frame.state = _ARR_AFTER
-        frame.quiet = False
+            return self.recover(PUNCT_CATEGORY[char], start, start + 1, True)
+        self.last_end = start + 1
+        return start + 1
 
-    # ---- token dispatch
+    def next_member(self, m: re.Match[str]) -> int:
+        """``, "key":`` (one token): after a member's value, the comma, the next member's key and its colon; anywhere
+        else the comma alone (the key is scanned again as the next token)."""
+        comma = m.start(T_COMMA)
+        frame = self.top
+        if frame.state != OBJ_AFTER:
+            if frame.state != ARR_AFTER:
+                return self.recover(C_COMMA, comma, comma + 1, True)
+            frame.state = ARR_NEXT
+            frame.comma = comma
+            self.last_end = comma + 1
+            return comma + 1
+        frame.comma = comma
+        start, end = m.span(T_COMMA_KEY)
+        member = self.add_member(frame, self.text[start + 1 : end - 1], start, end)
+        colon = end  # the ':' follows the quote
+        member.colon = colon
+        frame.colon = colon
+        frame.state = OBJ_VALUE
+        self.last_end = colon + 1
+        return colon + 1
+
+    def open_bracket(self, frame: Frame, char: str, start: int) -> int:
+        """``{`` or ``[`` where a value goes: a new container on the stack."""
+        state = frame.state
+        stack = self.stack
+        if (state in (ARR_NEXT, ARR_FIRST) or (state == OBJ_VALUE and frame.member is not None)) and len(
+            stack
+        ) <= MAX_DEPTH:
+            end = start + 1
+            child: JsonObject | JsonArray
+            if char == "{":
+                child = JsonObject("object", start, end, None, frame.node, False)
+                self.attach_fast(frame, child)
+                self.top = Frame(child, OBJ_KEY_FIRST, len(stack), frame.up_array)
+            else:
+                child = JsonArray("array", start, end, None, frame.node, False)
+                self.attach_fast(frame, child)
+                self.top = Frame(child, ARR_FIRST, frame.up_object, len(stack))
+            stack.append(self.top)
+            self.last_end = end
+            return end
+        return self.recover(PUNCT_CATEGORY[char], start, start + 1, True)
+
+    def string(self, m: re.Match[str]) -> int:
+        """A closed double-quoted string (with the ':' after it, for ``T_STR_COLON``): a key where a key goes, a value
+        where a value goes and no ':' follows (else it is the next key of a member whose value was never typed).
+        Anywhere but at a key the string is taken alone and the scan goes on at its end, so that a ':' after it
+        is a token of its own."""
+        start = m.start(T_STR_OPEN)
+        end = m.end(T_STR)
+        text = self.text
+        frame = self.top
+        state = frame.state
+        if state in (OBJ_KEY_NEXT, OBJ_KEY_FIRST):
+            if NEEDS_DECODING.search(text, start + 1, end - 1) is not None:
+                return self.decoded_string(frame, start, end)
+            key = text[start + 1 : end - 1]
+            obj = frame.node
+            assert isinstance(obj, JsonObject)
+            member = JsonMember(key, start, end, None, None, obj)
+            obj.members.append(member)
+            by_key = obj._by_key
+            if key in by_key:
+                self.duplicate(obj, by_key[key], member)
+            by_key[key] = member
+            frame.member = member
+            frame.quiet = False
+            colon = m.start(T_STR_COLON)
+            if colon < 0:
+                frame.state = OBJ_COLON
+            else:
+                member.colon = colon
+                frame.colon = colon
+                frame.state = OBJ_VALUE
+                end = colon + 1
+        elif state in (ARR_NEXT, ARR_FIRST) or (
+            state == OBJ_VALUE
+            and frame.member is not None
+            and (text[end : end + 1] in (",", "}") or COLON_AHEAD.match(text, end) is None)
+        ):
+            if NEEDS_DECODING.search(text, start + 1, end - 1) is not None:
+                return self.decoded_string(frame, start, end)
+            self.attach_fast(frame, JsonNode("string", start, end, text[start + 1 : end - 1], frame.node))
+        else:
+            return self.recover(C_STRING, start, end, True)
+        self.last_end = end
+        return end
+
+    def decoded_string(self, frame: Frame, start: int, end: int) -> int:
+        """``string`` for a well-placed key or value with escapes or control characters to decode (and report)."""
+        content = decode_string(self.text, start + 1, end - 1, '"', self.error)
+        if frame.state in (OBJ_VALUE, ARR_NEXT, ARR_FIRST):
+            self.attach_fast(frame, JsonNode("string", start, end, content, frame.node))
+        else:
+            self.add_member(frame, content, start, end)
+        self.last_end = end
+        return self.go_on(end)  # a decoding error may have been the one too many
+
+    def number(self, m: re.Match[str]) -> int:
+        """A valid JSON integer or number where a value goes."""
+        kind = m.lastindex or T_INT
+        start, end = m.span(kind)
+        frame = self.top
+        state = frame.state
+        if (state in (ARR_NEXT, ARR_FIRST) or (state == OBJ_VALUE and frame.member is not None)) and end - start < 4000:
+            source = self.text[start:end]
+            value = int(source) if kind == T_INT else float(source)
+            self.attach_fast(frame, JsonNode("number", start, end, value, frame.node))
+            self.last_end = end
+            return end
+        return self.recover(C_NUM, start, end, True)
+
+    def word(self, m: re.Match[str]) -> int:
+        """``true``, ``false`` or ``null`` where a value goes; any other bare word is an error."""
+        start, end = m.span(T_WORD)
+        text = self.text
+        frame = self.top
+        state = frame.state
+        literal = LITERALS.get(text[start:end])
+        if literal is not None and (
+            state in (ARR_NEXT, ARR_FIRST)
+            or (state == OBJ_VALUE and frame.member is not None and COLON_AHEAD.match(text, end) is None)
+        ):
+            self.attach_fast(frame, JsonNode(literal[0], start, end, literal[1], frame.node))
+            self.last_end = end
+            return end
+        return self.recover(C_WORD, start, end, True)
+
+    def unclosed_string(self, m: re.Match[str]) -> int:
+        start, end = m.span(T_STR_OPEN)
+        return self.recover(C_STRING, start, end, False)
+
+    def malformed_number(self, m: re.Match[str]) -> int:
+        start, end = m.span(T_NUM)
+        return self.recover(C_NUM, start, end, True)
+
+    def single_quoted(self, m: re.Match[str]) -> int:
+        start = m.start(T_SQ_OPEN)
+        return self.recover(C_SQ, start, m.end(), m.lastindex == T_SQ)
+
+    def comment(self, m: re.Match[str]) -> int:
+        start, end = m.span(T_COMMENT)
+        if self.text.startswith("/*", start) and (end - start < 4 or not self.text.startswith("*/", end - 2)):
+            self.error("Unclosed comment: add '*/' (and remove the comment: JSON has none)", start, end)
+        else:
+            self.error("Comments are not allowed in JSON: remove the comment", start, end)
+        return self.go_on(end)
+
+    def odd_space(self, m: re.Match[str]) -> int:
+        start, end = m.span(T_SPACE)
+        self.error(
+            f"Unexpected whitespace character {char_name(self.text[start])}: "
+            "JSON allows only spaces, tabs and line breaks",
+            start,
+            end,
+        )
+        return self.go_on(end)
+
+    def end_of_file(self, m: re.Match[str]) -> int:
+        self.finish(m.start(T_EOF))
+        return _STOP
+
+    def junk(self, m: re.Match[str]) -> int:
+        start, end = m.span(T_JUNK)
+        if self.top.state == ROOT_AFTER:
+            self.error("Unexpected content after the end of the JSON value: remove it", start, end)
+            return _STOP
+        text = self.text
+        if end - start == 1:
+            what = f"character {char_name(text[start])}"
+        else:
+            what = f"characters '{show(text[start:end], 20)}'"
+        self.error(f"Unexpected {what}", start, end)
+        return self.go_on(end)
+
+    # ---- recovery, one step per state: report what is wrong with the token and go on as the user meant
 
     def handle(self, category: int, start: int, end: int, closed: bool) -> bool:
         """Handle one token; return True when it must be handled again (after popping frames)."""
-        frame = self.stack[-1]
-        state = frame.state
+        frame = self.top
         quiet = frame.quiet
         frame.quiet = False
-        node = frame.node
+        return _RECOVERY[frame.state](self, frame, category, start, end, closed, quiet)
 
-        if node is None:
-            if state == _ROOT_AFTER:
-                self.error(
-                    f"Unexpected {self.describe(category, start, end)} after the end of the JSON value: remove it",
-                    start,
-                    end,
-                )
-                self.resume = len(self.text) + 1
-            elif category in _VALUE_START:
-                self.value(frame, category, start, end, closed)
-            else:
-                self.error(f"Unexpected {self.describe(category, start, end)}: expected a JSON value", start, end)
-            return False
-
-        if node.kind == "object":
-            if state == _OBJ_AFTER:
-                if category == _C_COMMA:
-                    frame.state = _OBJ_KEY_NEXT
-                    frame.comma = start
-                elif category == _C_CLOSE_OBJ:
-                    self.close(start)
-                elif category in (_C_STRING, _C_SQ, _C_WORD):
-                    if not quiet:
-                        self.error("Missing ',' between members: add ',' before this key", start, end)
-                    self.start_member(frame, category, start, end, closed)
-                elif category == _C_COLON:
-                    self.error("Unexpected ':': expected ',' or '}'", start, end)
-                elif category == _C_CLOSE_ARR:
-                    return self.mismatch(category, start, end)
-                else:
-                    self.error(
-                        f"Unexpected {self.describe(category, start, end)}: expected ',' or '}}' after a value",
-                        start,
-                        end,
-                    )
-                    frame.state = _OBJ_VALUE
-                    frame.member = None
-                    self.value(frame, category, start, end, closed)
-            elif state in (_OBJ_KEY_FIRST, _OBJ_KEY_NEXT):
-                if category in _KEYLIKE:
-                    self.start_member(frame, category, start, end, closed)
-                elif category == _C_CLOSE_OBJ:
-                    if state == _OBJ_KEY_NEXT:
-                        self.error("Trailing comma: remove the ',' before '}'", frame.comma, frame.comma + 1)
-                    self.close(start)
-                elif category == _C_COMMA:
-                    if state == _OBJ_KEY_FIRST:
-                        self.error("Unexpected ',': expected a property name or '}'", start, end)
-                    else:
-                        self.error("Extra ',': remove it", start, end)
-                        frame.comma = start
-                elif category == _C_COLON:
-                    self.error("Expected a property name before ':'", start, end)
-                    frame.member = None
-                    frame.colon = start
-                    frame.state = _OBJ_VALUE
-                elif category == _C_CLOSE_ARR:
-                    return self.mismatch(category, start, end)
-                else:  # '{' or '['
-                    self.error(f"Expected a property name in double quotes before '{self.text[start]}'", start, end)
-                    frame.member = None
-                    frame.state = _OBJ_VALUE
-                    self.value(frame, category, start, end, closed)
-            elif state == _OBJ_COLON:
-                member = frame.member
-                if category == _C_COLON:
-                    if member is not None:
-                        member.colon = start
-                    frame.colon = start
-                    frame.state = _OBJ_VALUE
-                elif category == _C_COMMA:
-                    if not quiet:
-                        self.missing_colon_and_value(member)
-                    frame.member = None
-                    frame.state = _OBJ_KEY_NEXT
-                    frame.comma = start
-                elif category == _C_CLOSE_OBJ:
-                    if not quiet:
-                        self.missing_colon_and_value(member)
-                    self.close(start)
-                elif category == _C_CLOSE_ARR:
-                    if not quiet:
-                        self.missing_colon_and_value(member)
-                    frame.state = _OBJ_AFTER
-                    return self.mismatch(category, start, end)
-                elif category in _KEYLIKE and category != _C_NUM and self.colon_follows(end):
-                    # `"a"` then a new `"b": ...` on the next line: the value of "a" was never typed.
-                    if not quiet:
-                        self.missing_colon_and_value(member)
-                    self.start_member(frame, category, start, end, closed)
-                else:
-                    if not quiet and member is not None:
-                        self.error(
-                            f"Missing ':' after the key \"{_show(member.key)}\"", member.key_start, member.key_end
-                        )
-                    frame.state = _OBJ_VALUE
-                    self.value(frame, category, start, end, closed)
-            else:  # _OBJ_VALUE
-                if category in _VALUE_START:
-                    if (
-                        frame.member is not None
-                        and (category in (_C_STRING, _C_SQ, _C_WORD))
-                        and self.colon_follows(end)
-                    ):
-                        # `"a": ` then `"b": 1` on the next line: the value of "a" was never typed.
-                        self.missing_value(frame)
-                        self.start_member(frame, category, start, end, closed)
-                    else:
-                        self.value(frame, category, start, end, closed)
-                elif category == _C_COMMA:
-                    self.missing_value(frame)
-                    frame.member = None
-                    frame.state = _OBJ_KEY_NEXT
-                    frame.comma = start
-                elif category == _C_CLOSE_OBJ:
-                    self.missing_value(frame)
-                    self.close(start)
-                elif category == _C_COLON:
-                    self.error("Extra ':': remove it", start, end)
-                else:  # ']'
-                    self.missing_value(frame)
-                    frame.state = _OBJ_AFTER
-                    return self.mismatch(category, start, end)
-            return False
-
-        # array
-        if state == _ARR_AFTER:
-            if category == _C_COMMA:
-                frame.state = _ARR_NEXT
-                frame.comma = start
-            elif category == _C_CLOSE_ARR:
-                self.close(start)
-            elif category in _VALUE_START:
-                if not quiet:
-                    self.error("Missing ',' between items: add ',' before this value", start, end)
-                self.value(frame, category, start, end, closed)
-            elif category == _C_COLON:
-                self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
-            else:  # '}'
-                return self.mismatch(category, start, end)
-        else:  # _ARR_FIRST or _ARR_NEXT
-            if category in _VALUE_START:
-                self.value(frame, category, start, end, closed)
-            elif category == _C_CLOSE_ARR:
-                if state == _ARR_NEXT:
-                    self.error("Trailing comma: remove the ',' before ']'", frame.comma, frame.comma + 1)
-                self.close(start)
-            elif category == _C_COMMA:
-                if state == _ARR_FIRST:
-                    self.error("Unexpected ',': expected a value or ']'", start, end)
-                else:
-                    self.error("Extra ',': remove it", start, end)
-                    frame.comma = start
-            elif category == _C_COLON:
-                self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
-            else:  # '}'
-                return self.mismatch(category, start, end)
+    def at_root(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        if category in VALUE_START:
+            self.value(frame, category, start, end, closed)
+        else:
+            self.error(f"Unexpected {self.describe(category, start, end)}: expected a JSON value", start, end)
         return False
 
-    def colon_follows(self, pos: int) -> bool:
-        """Whether the next token (whitespace and closed comments skipped) is ':'."""
-        return _COLON_AHEAD.match(self.text, pos) is not None
+    def after_root(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        self.error(
+            f"Unexpected {self.describe(category, start, end)} after the end of the JSON value: remove it", start, end
+        )
+        self.resume = len(self.text) + 1
+        return False
 
-    def missing_colon_and_value(self, member: JsonMember | None) -> None:
-        if member is not None:
-            self.error(
-                f"Expected ':' and a value after the key \"{_show(member.key)}\"", member.key_start, member.key_end
-            )
-
-    def missing_value(self, frame: _Frame) -> None:
-        self.error("Expected a value after ':'", frame.colon, frame.colon + 1)
-
-    # ---- building the tree
-
-    def start_member(self, frame: _Frame, category: int, start: int, end: int, closed: bool) -> None:
-        obj = frame.node
-        assert isinstance(obj, JsonObject)
-        text = self.text
-        if category == _C_STRING:
-            key = self.decode(start + 1, end - 1 if closed else end, '"')
-            if not closed:
-                self.error("Unclosed string: add a closing '\"'", start, end)
-        elif category == _C_SQ:
-            key = self.decode(start + 1, end - 1 if closed else end, "'")
-            self.error("Property names need double quotes, not single quotes", start, end)
+    def after_member(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        """After a member's value: ',' or '}' expected."""
+        if category == C_COMMA:
+            frame.state = OBJ_KEY_NEXT
+            frame.comma = start
+        elif category == C_CLOSE_OBJ:
+            self.close(start)
+        elif category in (C_STRING, C_SQ, C_WORD):
+            if not quiet:
+                self.error("Missing ',' between members: add ',' before this key", start, end)
+            self.start_member(frame, category, start, end, closed)
+        elif category == C_COLON:
+            self.error("Unexpected ':': expected ',' or '}'", start, end)
+        elif category == C_CLOSE_ARR:
+            return self.mismatch(category, start, end)
         else:
-            key = text[start:end]
-            if category == _C_WORD:
-                self.error(f'Unquoted property name: write "{_show(key)}" in double quotes', start, end)
-            else:
-                self.error(f'Property names must be strings: write "{_show(key)}"', start, end)
-        member = JsonMember(key, start, end, None, None, obj)
-        obj.members.append(member)
-        by_key = obj._by_key
-        previous = by_key.get(key)
-        if previous is not None:
-            self.duplicate(obj, previous, member)
-        by_key[key] = member
-        frame.member = member
-        frame.state = _OBJ_COLON
-        frame.quiet = not closed
-
-    def duplicate(self, obj: JsonObject, previous: JsonMember, member: JsonMember) -> None:
-        """Record ``member`` as a duplicate of the first member of ``obj`` with the same key."""
-        first = self.first_of.setdefault((id(obj), member.key), previous)
-        self.duplicates.append((first, member))
-
-    def value(self, frame: _Frame, category: int, start: int, end: int, closed: bool) -> None:
-        """Create the value that starts with this token and attach it to ``frame``'s container."""
-        parent = frame.node
-        node: JsonNode
-        if category in (_C_OPEN_OBJ, _C_OPEN_ARR):
-            if len(self.stack) > MAX_DEPTH:
-                self.skip_deep(frame, start)
-                return
-            if category == _C_OPEN_OBJ:
-                obj = JsonObject("object", start, end, None, parent, False)
-                self.attach(frame, obj)
-                self.stack.append(_Frame(obj, _OBJ_KEY_FIRST, len(self.stack), frame.up_array))
-            else:
-                arr = JsonArray("array", start, end, None, parent, False)
-                self.attach(frame, arr)
-                self.stack.append(_Frame(arr, _ARR_FIRST, frame.up_object, len(self.stack)))
-            frame.quiet = False
-            return
-        if category == _C_STRING:
-            value = self.decode(start + 1, end - 1 if closed else end, '"')
-            node = JsonNode("string", start, end, value, parent, closed)
-            if not closed:
-                self.error("Unclosed string: add a closing '\"'", start, end)
-        elif category == _C_NUM:
-            node = self.number(start, end, parent)
-        elif category == _C_WORD:
-            node = self.word(start, end, parent)
-        else:  # single-quoted
-            value = self.decode(start + 1, end - 1 if closed else end, "'")
-            node = JsonNode("string", start, end, value, parent, closed)
-            self.error("Strings need double quotes, not single quotes", start, end)
-        self.attach(frame, node)
-        frame.quiet = not closed
-
-    def attach(self, frame: _Frame, node: JsonNode) -> None:
-        owner = frame.node
-        if owner is None:
-            self.root = node
-            frame.state = _ROOT_AFTER
-        elif isinstance(owner, JsonObject):
-            member = frame.member
-            if member is not None and frame.state == _OBJ_VALUE:
-                member.value = node
-                node.member = member
+            self.error(
+                f"Unexpected {self.describe(category, start, end)}: expected ',' or '}}' after a value", start, end
+            )
+            frame.state = OBJ_VALUE
             frame.member = None
-            frame.state = _OBJ_AFTER
-        else:
-            assert isinstance(owner, JsonArray)
-            node.index = len(owner.items)
-            owner.items.append(node)
-            frame.state = _ARR_AFTER
+            self.value(frame, category, start, end, closed)
+        return False
 
-    def close(self, closer: int) -> None:
-        frame = self.stack.pop()
-        node = frame.node
-        assert node is not None
-        node.end = closer + 1
-        node.closed = True
-
-    def abandon(self, frame: _Frame) -> None:
-        """Report what ``frame`` still waits for, and that it is never closed."""
-        node = frame.node
-        assert node is not None
-        if frame.state == _OBJ_COLON and not frame.quiet:
-            self.missing_colon_and_value(frame.member)
-        elif frame.state == _OBJ_VALUE:
-            self.missing_value(frame)
-        opener, closer = ("{", "}") if node.kind == "object" else ("[", "]")
-        self.error(f"'{opener}' is never closed: add '{closer}'", node.start, node.start + 1)
-        node.end = max(node.start + 1, self.last_end)
-        node.closed = False
-
-    def mismatch(self, category: int, start: int, end: int) -> bool:
-        """A closer that does not match the innermost container: abandon the containers above the one it
-        matches and return True (the caller handles the closer again), or report a stray closer."""
-        stack = self.stack
-        top = stack[-1]
-        index = top.up_object if category == _C_CLOSE_OBJ else top.up_array
-        if index == 0:
-            opener = "{" if category == _C_CLOSE_OBJ else "["
-            self.error(f"Unexpected '{self.text[start]}': there is no open '{opener}' to close", start, end)
-            return False
-        while len(stack) - 1 > index:
-            self.abandon(stack.pop())
-        return True
-
-    def finish(self, eof: int) -> None:
-        self.finishing = True
-        stack = self.stack
-        # Outermost first, so that when errors are capped the outer, more useful ones are kept.
-        for frame in stack[1:]:
-            self.abandon(frame)
-        del stack[1:]
-        if self.root is None:
-            if not self.text.strip(" \t\r\n"):
-                self.errors.append(JsonSyntaxError("The file is empty: add a JSON value such as {}", 0, len(self.text)))
+    def expect_key(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        """After '{' or a member's ',': a property name (or '}') expected."""
+        state = frame.state
+        if category in KEYLIKE:
+            self.start_member(frame, category, start, end, closed)
+        elif category == C_CLOSE_OBJ:
+            if state == OBJ_KEY_NEXT:
+                self.error("Trailing comma: remove the ',' before '}'", frame.comma, frame.comma + 1)
+            self.close(start)
+        elif category == C_COMMA:
+            if state == OBJ_KEY_FIRST:
+                self.error("Unexpected ',': expected a property name or '}'", start, end)
             else:
-                self.error("Expected a JSON value such as {}", eof, eof)
+                self.error("Extra ',': remove it", start, end)
+                frame.comma = start
+        elif category == C_COLON:
+            self.error("Expected a property name before ':'", start, end)
+            frame.member = None
+            frame.colon = start
+            frame.state = OBJ_VALUE
+        elif category == C_CLOSE_ARR:
+            return self.mismatch(category, start, end)
+        else:  # '{' or '['
+            self.error(f"Expected a property name in double quotes before '{self.text[start]}'", start, end)
+            frame.member = None
+            frame.state = OBJ_VALUE
+            self.value(frame, category, start, end, closed)
+        return False
 
-    def skip_deep(self, frame: _Frame, start: int) -> None:
-        """Skip a container nested deeper than MAX_DEPTH; it becomes one invalid node."""
-        text = self.text
-        depth = 0
-        pos = start
-        end = start + 1
-        while True:
-            m = _TOKEN.match(text, pos)
-            if m is None or m.lastindex == _T_EOF:
-                break
-            pos = end = m.end()
-            if m.lastindex == _T_PUNCT:
-                char = text[pos - 1]
-                if char in "{[":
-                    depth += 1
-                elif char in "}]":
-                    depth -= 1
-                    if depth == 0:
-                        break
-        self.error(f"Nesting is deeper than {MAX_DEPTH} levels: this value is skipped", start, start + 1)
-        self.attach(frame, JsonNode("invalid", start, end, None, frame.node))
-        self.last_end = end
-        self.resume = end
+    def expect_colon(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        """After a key: ':' expected."""
+        member = frame.member
+        if category == C_COLON:
+            if member is not None:
+                member.colon = start
+            frame.colon = start
+            frame.state = OBJ_VALUE
+            return False
+        if category in (C_COMMA, C_CLOSE_OBJ, C_CLOSE_ARR) or (
+            category in KEYLIKE and category != C_NUM and self.colon_follows(end)
+        ):
+            # A ',', a closer, or (`"a"` then a new `"b": ...` on the next line) the next key: the value of the
+            # member was never typed.
+            if not quiet:
+                self.missing_colon_and_value(member)
+            return self.member_ended(frame, category, start, end, closed)
+        if not quiet and member is not None:
+            self.error(f"Missing ':' after the key \"{show(member.key)}\"", member.key_start, member.key_end)
+        frame.state = OBJ_VALUE
+        self.value(frame, category, start, end, closed)
+        return False
 
-    # ---- scalars
+    def expect_value(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        """After ':': a value expected."""
+        if category == C_COLON:
+            self.error("Extra ':': remove it", start, end)
+            return False
+        if category in VALUE_START and not (
+            frame.member is not None and category in (C_STRING, C_SQ, C_WORD) and self.colon_follows(end)
+        ):
+            self.value(frame, category, start, end, closed)
+            return False
+        # A ',', a closer, or (`"a": ` then `"b": 1` on the next line) the next key: the value was never typed.
+        self.missing_value(frame)
+        return self.member_ended(frame, category, start, end, closed)
 
-    def decode(self, start: int, end: int, quote: str) -> str:
-        """Decode the body of a string literal at ``text[start:end]``, reporting bad escapes and controls."""
-        text = self.text
-        body = text[start:end]
-        if _NEEDS_DECODING.search(body) is None:
-            return body
-        control = _CONTROL.search(body)
-        if control is not None:
-            char = control.group()
-            escape = _CONTROL_ESCAPES.get(char, f"\\u{ord(char):04x}")
-            self.error(
-                f"Control character {_char_name(char)} in a string: write it as {escape}",
-                start + control.start(),
-                start + control.start() + 1,
-            )
-        if "\\" not in body:
-            return body
-        parts: list[str] = []
-        last = 0
-        for m in _ESCAPE.finditer(body):
-            parts.append(body[last : m.start()])
-            last = m.end()
-            pair, unit, bad_u, simple = m.group(1, 2, 3, 4)
-            if pair is not None:
-                high = int(pair[1:5], 16)
-                low = int(pair[7:11], 16)
-                parts.append(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)))
-            elif unit is not None:
-                parts.append(chr(int(unit[1:], 16)))
-            elif bad_u is not None:
-                self.error(
-                    "Invalid \\u escape: write four hexadecimal digits after \\u",
-                    start + m.start(),
-                    start + m.end(),
-                )
-                parts.append("\\u")
-            elif simple is not None:
-                decoded = _SIMPLE_ESCAPES.get(simple)
-                if decoded is None and quote == "'" and simple == "'":
-                    decoded = "'"
-                if decoded is None:
-                    self.error(
-                        f"Invalid escape '\\{_show(simple)}': write '\\\\' for a backslash",
-                        start + m.start(),
-                        start + m.end(),
-                    )
-                    decoded = "\\" + simple
-                parts.append(decoded)
-            else:  # a backslash at the end of an unclosed string
-                parts.append("\\")
-        parts.append(body[last:])
-        return "".join(parts)
-
-    def number(self, start: int, end: int, parent: JsonNode | None) -> JsonNode:
-        source = self.text[start:end]
-        if _STRICT_NUMBER.fullmatch(source) is not None:
-            if "." in source or "e" in source or "E" in source:
-                return JsonNode("number", start, end, float(source), parent)
-            try:
-                return JsonNode("number", start, end, int(source), parent)
-            except ValueError:  # more digits than int() converts by default
-                return JsonNode("number", start, end, float(source), parent)
-        digits = source.lstrip("+-")
-        if source.startswith("+"):
-            message = f"Numbers cannot start with '+': write {_show(source[1:])}"
-        elif digits[:2] in ("0x", "0X"):
-            message = "Hexadecimal numbers are not allowed in JSON: write the decimal value"
-        elif len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
-            fixed = digits.lstrip("0") or "0"
-            if fixed.startswith("."):
-                fixed = "0" + fixed
-            sign = source[: len(source) - len(digits)]
-            message = f"Leading zeros are not allowed in JSON numbers: write {_show(sign + fixed)}"
-        elif digits.startswith("."):
-            message = f"A number needs a digit before '.': write 0{_show(digits)}"
-        elif re.search(r"\.(?![0-9])", digits):
-            message = "A number needs a digit after '.'"
+    def member_ended(self, frame: Frame, category: int, start: int, end: int, closed: bool) -> bool:
+        """A member ends before its value (its missing parts already reported): go on with the token that ended it,
+        a ',', a closer or the next key."""
+        if category == C_COMMA:
+            frame.member = None
+            frame.state = OBJ_KEY_NEXT
+            frame.comma = start
+        elif category == C_CLOSE_OBJ:
+            self.close(start)
+        elif category == C_CLOSE_ARR:
+            frame.state = OBJ_AFTER
+            return self.mismatch(category, start, end)
         else:
-            message = f"Invalid number '{_show(source)}'"
-        self.error(message, start, end)
-        value: int | float | None = None
-        try:
-            value = int(source, 16) if digits[:2] in ("0x", "0X") else int(source)
-        except ValueError:
-            try:
-                value = float(source)
-            except ValueError:
-                value = None
-        if value is None:
-            return JsonNode("invalid", start, end, None, parent)
-        return JsonNode("number", start, end, value, parent)
+            self.start_member(frame, category, start, end, closed)
+        return False
 
-    def word(self, start: int, end: int, parent: JsonNode | None) -> JsonNode:
-        word = self.text[start:end]
-        if word == "true":
-            return JsonNode("boolean", start, end, True, parent)
-        if word == "false":
-            return JsonNode("boolean", start, end, False, parent)
-        if word == "null":
-            return JsonNode("null", start, end, None, parent)
-        lower = word.lower()
-        if lower in ("true", "false"):
-            self.error(f"'{word}' is not valid JSON: write {lower}", start, end)
-            return JsonNode("boolean", start, end, lower == "true", parent)
-        if lower in ("null", "none", "nil", "undefined"):
-            self.error(f"'{word}' is not valid JSON: write null", start, end)
-            return JsonNode("null", start, end, None, parent)
-        bare = word.lstrip("+-")
-        if bare in ("NaN", "Infinity"):
-            self.error(f"{word} is not allowed in JSON: use a number or null", start, end)
-            return JsonNode("number", start, end, float(word), parent)
-        self.error(f"Unexpected '{_show(word)}': text values need double quotes: write \"{_show(word)}\"", start, end)
-        return JsonNode("invalid", start, end, None, parent)
+    def after_item(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        """After an array item: ',' or ']' expected."""
+        if category == C_COMMA:
+            frame.state = ARR_NEXT
+            frame.comma = start
+        elif category == C_CLOSE_ARR:
+            self.close(start)
+        elif category in VALUE_START:
+            if not quiet:
+                self.error("Missing ',' between items: add ',' before this value", start, end)
+            self.value(frame, category, start, end, closed)
+        elif category == C_COLON:
+            self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
+        else:  # '}'
+            return self.mismatch(category, start, end)
+        return False
+
+    def expect_item(self, frame: Frame, category: int, start: int, end: int, closed: bool, quiet: bool) -> bool:
+        """After '[' or an item's ',': a value (or ']') expected."""
+        state = frame.state
+        if category in VALUE_START:
+            self.value(frame, category, start, end, closed)
+        elif category == C_CLOSE_ARR:
+            if state == ARR_NEXT:
+                self.error("Trailing comma: remove the ',' before ']'", frame.comma, frame.comma + 1)
+            self.close(start)
+        elif category == C_COMMA:
+            if state == ARR_FIRST:
+                self.error("Unexpected ',': expected a value or ']'", start, end)
+            else:
+                self.error("Extra ',': remove it", start, end)
+                frame.comma = start
+        elif category == C_COLON:
+            self.error("Unexpected ':': an array holds values, not \"key\": value pairs", start, end)
+        else:  # '}'
+            return self.mismatch(category, start, end)
+        return False
+
+
+# The step for each kind of token, by ``Match.lastindex`` (json_tokens.T_*).
+_STEPS: tuple[Callable[[_Parser, re.Match[str]], int], ...] = (
+    _Parser.junk,  # unused: every alternative of TOKEN is a group
+    _Parser.junk,  # unused: T_COMMA and T_COMMA_KEY end no token
+    _Parser.junk,
+    _Parser.next_member,
+    _Parser.punctuation,
+    _Parser.unclosed_string,
+    _Parser.string,
+    _Parser.string,
+    _Parser.number,
+    _Parser.number,
+    _Parser.malformed_number,
+    _Parser.word,
+    _Parser.single_quoted,
+    _Parser.single_quoted,
+    _Parser.comment,
+    _Parser.odd_space,
+    _Parser.end_of_file,
+    _Parser.junk,
+)
+
+# The recovery for each parser state (the _ROOT_* / _OBJ_* / _ARR_* numbers).
+_RECOVERY: tuple[Callable[[_Parser, Frame, int, int, int, bool, bool], bool], ...] = (
+    _Parser.at_root,
+    _Parser.after_root,
+    _Parser.expect_key,
+    _Parser.expect_key,
+    _Parser.expect_colon,
+    _Parser.expect_value,
+    _Parser.after_member,
+    _Parser.expect_item,
+    _Parser.expect_item,
+    _Parser.after_item,
+)
 
 
 def parse_json(text: str) -> JsonDocument:

@@ -1,22 +1,22 @@
-"""The JSON document model: nodes that keep their offsets, the document with its errors and duplicate keys, and
-the walks over a tree (its Python value, a node's path) that need no parser.
+"""The JSON document model: the document with its errors and duplicate keys, and the walks over a tree (its
+Python value, a node's path) that need no parser. The nodes themselves live in ``json_nodes`` and are named here
+too.
 
 Offsets are indexes into the Python ``str`` (code points), as everywhere in the engine; ``JsonDocument`` turns
 them into ``Range``s through its ``LineIndex``. ``json_parser.parse_json`` builds a document; ``json_cursor``
-answers "where is this offset" for completion and hover.
+answers "where is this offset" for completion and hover (it reads only the nodes, so this module imports it and
+not the other way round).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeAlias
+from dataclasses import dataclass
 
+from clarvis_lsp.documents.json_cursor import JsonLocation, locate
+from clarvis_lsp.documents.json_nodes import JsonArray, JsonMember, JsonNode, JsonObject, PathPart
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.findings import Range
-
-if TYPE_CHECKING:
-    from clarvis_lsp.documents.json_cursor import JsonLocation
 
 __all__ = [
     "JsonArray",
@@ -29,73 +29,6 @@ __all__ = [
     "pointer",
     "to_python",
 ]
-
-PathPart: TypeAlias = str | int
-
-
-@dataclass(eq=False, slots=True)
-class JsonNode:
-    """A value in the tree.
-
-    ``kind`` is one of ``object``, ``array``, ``string``, ``number``, ``boolean``, ``null`` or ``invalid`` (a
-    bare word or malformed number that has no JSON value). ``start``/``end`` are ``str`` offsets; for an
-    unclosed string or container ``end`` is where it stops and ``closed`` is false. ``value`` is the Python
-    value of a scalar, ``None`` for containers and invalid nodes. ``member`` is the member whose value this is
-    (``None`` for the root and array items); ``index`` the position in the parent array.
-    """
-
-    kind: str
-    start: int
-    end: int
-    value: object
-    parent: JsonNode | None
-    closed: bool = True
-    member: JsonMember | None = None
-    index: int | None = None
-
-    @property
-    def is_container(self) -> bool:
-        return self.kind == "object" or self.kind == "array"
-
-
-@dataclass(eq=False, slots=True)
-class JsonMember:
-    """One ``"key": value`` pair of an object, as written (duplicates are kept)."""
-
-    key: str  # decoded key text
-    key_start: int  # span of the key including its quotes
-    key_end: int
-    value: JsonNode | None  # None when the value is missing
-    colon: int | None  # offset of ':' if present
-    parent: JsonObject
-
-
-@dataclass(eq=False, slots=True)
-class JsonObject(JsonNode):
-    """An object; ``members`` holds every member in source order, duplicates included."""
-
-    members: list[JsonMember] = field(default_factory=list)
-    _by_key: dict[str, JsonMember] = field(default_factory=dict, init=False, repr=False)
-
-    def get(self, key: str) -> JsonMember | None:
-        """The last member named ``key`` (the one ``JSON.parse`` keeps), or ``None``."""
-        return self._by_key.get(key)
-
-    def keys(self) -> list[str]:
-        """Distinct keys in order of first appearance (the order of ``json.loads``'s dict)."""
-        return list(self._by_key)
-
-    def value_of(self, key: str) -> JsonNode | None:
-        """The value node of the last member named ``key``, or ``None`` when absent or missing."""
-        member = self._by_key.get(key)
-        return None if member is None else member.value
-
-
-@dataclass(eq=False, slots=True)
-class JsonArray(JsonNode):
-    """An array; ``items`` in source order."""
-
-    items: list[JsonNode] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +85,6 @@ class JsonDocument:
 
     def path_at(self, offset: int) -> JsonLocation:
         """Where ``offset`` sits in the tree (for completion and hover); see ``json_cursor.locate``."""
-        from clarvis_lsp.documents.json_cursor import locate  # the cursor walk builds on this module
-
         return locate(self, offset)
 
 

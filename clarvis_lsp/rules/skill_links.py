@@ -15,6 +15,10 @@ means the target is only known at run time, and it is not checked. Costs stay bo
 with no ``](`` or ``]:`` is not parsed at all, one above ``BLOCK_PARSE_LIMIT`` characters is split into lines
 and fenced code instead of parsed (markdown-it-py needs about a second a megabyte), each target is looked up on
 disk once per check, and after ``MAX_REPORTED`` broken links one finding says how many links were left unchecked.
+
+The scanning itself (the fast scan of plainly structured bodies, masking, the inline scanner, definitions) lives in
+``skill_link_scan``; this module holds the rule, the choice between the fast scan and the block parse
+(``FAST_PATH``), and what a destination resolves to.
 """
 
 from __future__ import annotations
@@ -32,10 +36,53 @@ from clarvis_lsp.documents.skill import SkillDocument
 from clarvis_lsp.findings import Severity
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
+
+# The scan, under the names the rule's tests have always read here (``as``: named on purpose).
+from clarvis_lsp.rules.skill_link_scan import _BACKTICKS as _BACKTICKS
+from clarvis_lsp.rules.skill_link_scan import _BLANK_LINE as _BLANK_LINE
+from clarvis_lsp.rules.skill_link_scan import _BRACKET as _BRACKET
+from clarvis_lsp.rules.skill_link_scan import _CODE_INDENT_AFTER_BREAK as _CODE_INDENT_AFTER_BREAK
+from clarvis_lsp.rules.skill_link_scan import _CODE_INDENT_AT_START as _CODE_INDENT_AT_START
+from clarvis_lsp.rules.skill_link_scan import _CONTAINER_INDENT as _CONTAINER_INDENT
+from clarvis_lsp.rules.skill_link_scan import _CONTAINER_MARKERS as _CONTAINER_MARKERS
+from clarvis_lsp.rules.skill_link_scan import _DEFINITION as _DEFINITION
+from clarvis_lsp.rules.skill_link_scan import _DEFINITION_IN_PARAGRAPH as _DEFINITION_IN_PARAGRAPH
+from clarvis_lsp.rules.skill_link_scan import _ESCAPED as _ESCAPED
+from clarvis_lsp.rules.skill_link_scan import _FENCE_INSIDE_A_LINE as _FENCE_INSIDE_A_LINE
+from clarvis_lsp.rules.skill_link_scan import _FENCE_LINE as _FENCE_LINE
+from clarvis_lsp.rules.skill_link_scan import _FENCE_TEXT as _FENCE_TEXT
+from clarvis_lsp.rules.skill_link_scan import _FENCE_TEXT_AFTER_BREAK as _FENCE_TEXT_AFTER_BREAK
+from clarvis_lsp.rules.skill_link_scan import _HTML_BLOCK_OPENING as _HTML_BLOCK_OPENING
+from clarvis_lsp.rules.skill_link_scan import _HTML_START as _HTML_START
+from clarvis_lsp.rules.skill_link_scan import _LABEL_ACROSS_LINES as _LABEL_ACROSS_LINES
+from clarvis_lsp.rules.skill_link_scan import _LINE_BREAK as _LINE_BREAK
+from clarvis_lsp.rules.skill_link_scan import _LINK_TAIL as _LINK_TAIL
+from clarvis_lsp.rules.skill_link_scan import _MARKDOWN_LINE as _MARKDOWN_LINE
+from clarvis_lsp.rules.skill_link_scan import _NOT_A_LINE_BREAK as _NOT_A_LINE_BREAK
+from clarvis_lsp.rules.skill_link_scan import _PLAIN_DEFINITION_LINE as _PLAIN_DEFINITION_LINE
+from clarvis_lsp.rules.skill_link_scan import _SIMPLE_TAIL as _SIMPLE_TAIL
+from clarvis_lsp.rules.skill_link_scan import _TITLE_ON_NEXT_LINE as _TITLE_ON_NEXT_LINE
+from clarvis_lsp.rules.skill_link_scan import _at as _at
+from clarvis_lsp.rules.skill_link_scan import _bracket_pairs as _bracket_pairs
+from clarvis_lsp.rules.skill_link_scan import _definitions as _definitions
+from clarvis_lsp.rules.skill_link_scan import _destinations as _destinations
+from clarvis_lsp.rules.skill_link_scan import _fence_lines as _fence_lines
+from clarvis_lsp.rules.skill_link_scan import _fence_markers_inside_lines as _fence_markers_inside_lines
+from clarvis_lsp.rules.skill_link_scan import _find as _find
+from clarvis_lsp.rules.skill_link_scan import _line_starts as _line_starts
+from clarvis_lsp.rules.skill_link_scan import _LinkAcrossLines as _LinkAcrossLines
+from clarvis_lsp.rules.skill_link_scan import _masked as _masked
+from clarvis_lsp.rules.skill_link_scan import _masked_destinations as _masked_destinations
+from clarvis_lsp.rules.skill_link_scan import _masked_text as _masked_text
+from clarvis_lsp.rules.skill_link_scan import _may_hold_links as _may_hold_links
+from clarvis_lsp.rules.skill_link_scan import _may_indent_a_container as _may_indent_a_container
+from clarvis_lsp.rules.skill_link_scan import _plain_regions as _plain_regions
+from clarvis_lsp.rules.skill_link_scan import _plainly_structured as _plainly_structured
+from clarvis_lsp.rules.skill_link_scan import _regions_between as _regions_between
+from clarvis_lsp.rules.skill_link_scan import _single_backtick_spans_blanked as _single_backtick_spans_blanked
+from clarvis_lsp.rules.skill_link_scan import _unfenced_regions as _unfenced_regions
 from clarvis_lsp.rules.skill_link_scope import (
     PLUGIN_ROOT_PLACEHOLDER,
-    is_referenced,
-    normalised_label,
     plugin_problem,
     plugin_root_target,
 )
@@ -65,42 +112,7 @@ MAX_REPORTED = 100
 """Broken links reported per file; the next link gets one finding for all that were not checked."""
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_BACKTICKS = re.compile(r"`+")
-_ESCAPED = re.compile(r"\\[\\\[\]()<>`]")
 _BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-# The markers that open quotes and list items at the start of a line, with the spaces between them.
-_CONTAINER_MARKERS = r"^(?:[ \t>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*"
-# A definition may start a quote's or a list item's text (markers before its `[`, none of them a `[`); its label
-# holds more than white space.
-_DEFINITION = re.compile(
-    _CONTAINER_MARKERS + r"\[(?![ \t]*\])(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*(?:\n[ \t]*)?"
-    r"(<[^<>\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))+)",  # parentheses balance, as in a link
-    re.MULTILINE,
-)
-# What follows `](`: spaces and at most one line break, the destination (`<…>`, or a run without spaces whose
-# parentheses balance, two levels deep), an optional title, and the closing parenthesis. The white space before
-# the destination is matched as an atomic group (a lookahead captures it, a back reference consumes it), so that
-# with an empty destination the engine does not try every way of sharing one run of spaces among the three gaps
-# (quadratic in the run). Giving some of it back never lets a match succeed that the whole run fails: whatever
-# follows the first gap begins with a gap of its own, and a gap's tail is a gap.
-_GAP = r"[ \t]*(?:\r?\n[ \t]*)?"
-_LINK_TAIL = re.compile(
-    rf"(?=(?P<gap>{_GAP}))(?P=gap)"  # taken whole, never given back: see the comment above
-    + r"(?P<destination><[^<>\r\n]*>|(?:[^\s()]|\((?:[^\s()]|\([^\s()]*\))*\))*)"
-    + r"(?:"
-    + _GAP
-    + r"(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?"
-    + _GAP
-    + r"\)"
-)
-# The usual case, matched first because the general pattern costs a few microseconds a link: a destination with no
-# space, parenthesis or `<`, closed at once. Where it matches, ``_LINK_TAIL`` gives the same destination.
-_SIMPLE_TAIL = re.compile(r"(?:[^\s()<][^\s()]*)?\)")
-_MAX_LINK_TEXT = 4096  # how far back a `](` looks for its `[`: a longer link text is no link
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_NOT_A_LINE_BREAK = re.compile(r"[^\r\n]")
-_MARKDOWN_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")  # CR LF, CR and LF end a line; nothing else does
-_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PLACEHOLDER_SEGMENT = re.compile(r"(?:\$\{[^/{}]+\}|\{\{[^/{}]+\}\}|\{[^/{}]+\})/")
 _PLACEHOLDER = re.compile(r"\$|\{[^/{}]*\}")
 
@@ -156,29 +168,6 @@ def _body_destinations(document: SkillDocument) -> list[tuple[int, str, bool]]:
     return found
 
 
-def _may_hold_links(text: str) -> bool:
-    """Whether ``text`` has a ``](`` or a ``]:``, found by looking at each ``]`` (see ``_find``)."""
-    close = text.find("]")
-    while close != -1:
-        if text[close + 1 : close + 2] in ("(", ":"):
-            return True
-        close = text.find("]", close + 1)
-    return False
-
-
-def _find(text: str, needle: str, start: int = 0) -> int:
-    """``text.find(needle, start)`` for a needle whose first character is rare in prose (``]``, a backtick,
-    ``~``, a line break). CPython finds one character with ``memchr`` but runs a character-by-character loop for
-    a longer needle, about four times slower on a SKILL.md body; and a body is searched several times."""
-    first = needle[0]
-    index = text.find(first, start)
-    while index != -1:
-        if text.startswith(needle, index):
-            return index
-        index = text.find(first, index + 1)
-    return -1
-
-
 def _written_destinations(body: str) -> list[tuple[int, str, bool]]:
     """(offset in ``body``, destination as written, is an image) for each link, sorted by offset."""
     found: list[tuple[int, str, bool]] = []
@@ -215,492 +204,6 @@ def _written_destinations(body: str) -> list[tuple[int, str, bool]]:
 
 FAST_PATH = True  # Kept: −70 % CPU of --check at 2,000 realistic skills (benchmarks/README.md)
 """Scan plainly structured bodies without the block parse (a test compares both on every corpus case)."""
-_HTML_START = re.compile(r"<[A-Za-z!/?]")
-# A fence marker after something else on its line: in a list item or a quote it may open a fenced block.
-_FENCE_INSIDE_A_LINE = re.compile(r"^(?! {0,3}(?:```|~~~)).*?(?:```|~~~)", re.MULTILINE)
-# A quote or a list item whose text may start indented as code (after `>` and two spaces, or a list marker and five).
-_CONTAINER_INDENT = re.compile(
-    _CONTAINER_MARKERS + r"(?:>(?:  |[ ]?\t)|(?:[-*+]|[0-9]{1,9}[.)])(?: {5}| {0,4}\t))",
-    re.MULTILINE,
-)
-# A line indented as code (four spaces or a tab before its text), at the start or after a line break: two
-# patterns, because one that starts with `(?:\A|\n)` is tried at every offset while `\n…` is searched for fast.
-# Its text is anything but a space, a tab or a line break (a no-break space or a form feed is text to CommonMark).
-_CODE_INDENT_AT_START = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]")
-_CODE_INDENT_AFTER_BREAK = re.compile(r"\n(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]")
-# A definition's title may continue on the next line. Each `]:` scans only to the next `]:` of its line (the last
-# one of a line reaches its end), so a line of many `]:` is read once, not once for each.
-_TITLE_ON_NEXT_LINE = re.compile(r"\]:(?:[^\]\r\n]|\](?!:))*\r?\n[ \t]*[\"'(]")
-# A definition-like line after a line that is not blank: the last non-space character of a line, then only spaces
-# up to its line break. (Written as "a line holding a non-space character", the search tried every split of every
-# suffix of a long line: cubic in its length.)
-_DEFINITION_IN_PARAGRAPH = re.compile(r"\S[^\S\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
-# A label that spans lines (`[a\nb]: c`): a definition the fast scan's one-line patterns do not see. The part before
-# the first line break holds none, so each `[` is read up to the next bracket once.
-_LABEL_ACROSS_LINES = re.compile(r"\[[^\[\]\r\n]*[\r\n][^\[\]]*\]:")
-
-
-def _plain_regions(body: str) -> list[tuple[int, str]] | None:
-    """The stretches of ``body`` outside fenced code, each as (offset, masked text), when fences are the only block
-    structure that can hide a link here: then scanning them finds exactly what the CommonMark block parse finds, at
-    a fraction of its cost (most SKILL.md bodies: headings, paragraphs, lists and fenced examples; comments and
-    ``<details>`` blocks after a blank line are blanked, see ``_html_blocks_blanked``). None when anything else
-    may: other HTML outside code, a line that may be indented code, a quote or list item whose text
-    may be indented code, a fence marker after something else on its line, a definition-like line inside a
-    paragraph or one with more on its line, a code span across lines. That body takes the parse (as does one
-    where ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
-    decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes."""
-    fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
-    fences: list[tuple[int, int, str, str]] | None = None
-    if fenced and "\r" not in body:
-        fences = _fence_lines(body)
-        if _fence_markers_inside_lines(body, fences):
-            return None
-    elif fenced and _FENCE_INSIDE_A_LINE.search(body):
-        return None
-    # What _CONTAINER_INDENT needs, found first without it (it tries every line of every body otherwise).
-    if _may_indent_a_container(body) and _CONTAINER_INDENT.search(body):
-        return None
-    # Code indentation starts a line (after a line break or at the start): four spaces there, or a tab.
-    may_indent = "\t" in body or body.startswith("    ") or "\n    " in body
-    regions: list[tuple[int, str]] = []
-    for start, end in _unfenced_regions(body, fenced) if fences is None else _regions_between(body, fences):
-        raw = body[start:end]
-        region, crosses = _masked_text(raw, comments=False)
-        if crosses:
-            return None
-        if "<" in region and _HTML_START.search(region):
-            blanked = _html_blocks_blanked(region, raw, start + len(raw) == len(body))
-            if blanked is None:
-                return None
-            region = blanked
-        if may_indent and _has_code_indent(raw):
-            return None
-        if _find(raw, "]:") != -1 and not _definitions_plain(region, raw):
-            return None
-        regions.append((start, region))
-    return regions
-
-
-# What opens an HTML block the fast scan reads itself, at the start of a line: a comment (CommonMark's kind 2, up to
-# the line holding `-->`) or a `<details>`/`<summary>` tag (kind 6, up to a blank line). Public skills fold long
-# sections into `<details>` and leave notes in comments; without these, those bodies took the block parse.
-_HTML_BLOCK_OPENING = re.compile(r"<!--|</?(?:details|summary)(?=[ \t>\n]|/>|\Z)", re.IGNORECASE)
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-
-
-def _html_blocks_blanked(masked: str, raw: str, at_end: bool) -> str | None:
-    """``masked`` with its HTML blocks blanked (they hold no link), when every HTML start it holds opens one of the
-    blocks of ``_HTML_BLOCK_OPENING`` at the start of a line after a blank one (column 0 after a blank line is
-    outside any list item or quote, and no paragraph, definition or link text is open there). None when any other
-    HTML is there, or when a block does not end inside the region (``at_end``: the region ends the body, where a
-    block may end too); the parse decides those. A whole line is HTML when the block holds it, as the parse reads
-    it."""
-    if "\r" in raw:
-        return None
-    parts: list[str] = []
-    done = 0
-    search = 0
-    while (html := _HTML_START.search(masked, search)) is not None:
-        opening = html.start()
-        if opening and (raw[opening - 1] != "\n" or raw[raw.rfind("\n", 0, opening - 1) + 1 : opening].strip(" \t\n")):
-            return None  # not alone after a blank line: a paragraph, a definition or a link text may go on into it
-        if (kind := _HTML_BLOCK_OPENING.match(raw, opening)) is None:
-            return None
-        if kind.group(0) == "<!--":
-            closing = raw.find("-->", opening)  # `<!-->` ends where it starts, as in the parse
-            if closing == -1:
-                return None
-            line_end = raw.find("\n", closing)
-            end = len(raw) if line_end == -1 else line_end
-        elif (blank := _BLANK_LINE.search(raw, opening)) is not None:
-            end = blank.start()
-        elif at_end:
-            end = len(raw)
-        else:
-            return None
-        parts.append(masked[done:opening])
-        parts.append(_NOT_A_LINE_BREAK.sub(" ", masked[opening:end]))
-        done = search = end
-    parts.append(masked[done:])
-    return "".join(parts)
-
-
-def _may_indent_a_container(body: str) -> bool:
-    """What ``_CONTAINER_INDENT`` needs somewhere in the body: a tab, ``>`` and two spaces, or a list marker and five
-    spaces (five spaces alone are in most bodies' code, and the pattern is tried at every line)."""
-    return (
-        "\t" in body
-        or _find(body, ">  ") != -1
-        or ("     " in body and any(marker in body for marker in ("-     ", "*     ", "+     ", ".     ", ")     ")))
-    )
-
-
-def _definitions_plain(masked: str, raw: str) -> bool:
-    """Whether the link definitions of a region (its ``masked`` and its ``raw`` text) are what the fast scan finds:
-    none hidden by masking (definitions are read before code spans), none inside a paragraph, none with a title
-    on the next line or a label across lines, each alone on its line. Both texts are asked: masking blanks escaped
-    characters and code spans, which are text to a paragraph and to a definition's label or destination."""
-    if raw.count("]:") != masked.count("]:"):
-        return False
-    return not any(
-        _definition_in_a_paragraph(text)
-        or _TITLE_ON_NEXT_LINE.search(text)
-        or _LABEL_ACROSS_LINES.search(text)
-        or not _definitions_stand_alone(text)
-        for text in (masked, raw)
-    )
-
-
-# A link definition alone on its line, at column 0, in its plainest form: a label of neither brackets nor a backslash
-# nor a backtick (nor a footnote's `^`; at most 999 characters), a destination of no `<`, parenthesis, backslash or
-# backtick, and no title. ``_plain_definition`` also asks for a label of more than white space.
-_PLAIN_DEFINITION_LINE = re.compile(r"\[(?!\^)(?![ \t]*\])[^\[\]\\\r\n`]{1,999}\]:[ \t]*[^\s<()\\`][^\s()\\`]*[ \t]*")
-
-
-def _definition_in_a_paragraph(text: str) -> bool:
-    """Whether a definition-like line of ``text`` follows a line that is not blank (a paragraph's, where it is no
-    definition), other than in a block of plain definitions (``_PLAIN_DEFINITION_LINE``) that starts after a blank
-    line or at the start of the region: each of those is a definition to the parse, and public skills gather their
-    reference-style links in such a block at the end."""
-    if "\r" in text:
-        return _DEFINITION_IN_PARAGRAPH.search(text) is not None
-    verified = -1  # the start of the last line known to be a definition
-    for match in _DEFINITION_IN_PARAGRAPH.finditer(text):
-        line_break = text.index("\n", match.start())
-        line_start = text.rfind("\n", 0, line_break) + 1
-        next_start = line_break + 1
-        if text[next_start] != "[":
-            return True  # indented or in a quote
-        if (
-            line_start != verified
-            and line_start
-            and text[text.rfind("\n", 0, line_start - 1) + 1 : line_start].strip(" \t\n")
-        ):
-            return True  # the block does not start after a blank line
-        next_end = text.find("\n", next_start)
-        if not _plain_definition(text, line_start, line_break) or not _plain_definition(
-            text, next_start, len(text) if next_end == -1 else next_end
-        ):
-            return True
-        verified = next_start
-    return False
-
-
-def _plain_definition(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is a line of ``_PLAIN_DEFINITION_LINE`` whose label holds more than white space
-    (Unicode white space too: the parse folds it when it normalises a label)."""
-    return (
-        _PLAIN_DEFINITION_LINE.fullmatch(text, start, end) is not None
-        and text[start + 1 : text.index("]", start)].strip() != ""
-    )
-
-
-def _definitions_stand_alone(region: str) -> bool:
-    """Whether each link definition of ``region`` is alone on its line(s) and holds no link of its own, as the
-    fast scan assumes (text after the destination makes it a paragraph instead, and the parse knows which)."""
-    for match in _DEFINITION.finditer(region):
-        label_start = region.index("[", match.start())
-        if region[match.start() : label_start].strip(" \t>"):
-            return False  # in a list item, which may or may not interrupt a paragraph: the parse knows
-        if region.startswith("[^", label_start):
-            continue  # a footnote definition: its text is a paragraph
-        if not region[label_start + 1 : region.find("]", label_start)].strip():
-            return False  # a label of Unicode white space (a no-break space): the parse folds it to nothing
-        line_end = region.find("\n", match.end())
-        rest = region[match.end() : line_end if line_end != -1 else len(region)]
-        if rest.strip(" \t\r") or _find(match.group(0), "](") != -1:  # a no-break space is text to the parse
-            return False
-    return True
-
-
-def _has_code_indent(region: str) -> bool:
-    """Whether a line of ``region`` is indented as code (a blank line before it or not: the parse decides)."""
-    return _CODE_INDENT_AT_START.match(region) is not None or _CODE_INDENT_AFTER_BREAK.search(region) is not None
-
-
-def _plainly_structured(body: str) -> bool:
-    """Whether the body's links can be found without the block parse (see ``_plain_regions``)."""
-    return _plain_regions(body) is not None
-
-
-def _line_starts(text: str) -> list[int]:
-    """The offset of every line of ``text`` as markdown-it counts lines (CR LF, CR and LF each end one)."""
-    starts = [0]
-    starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
-    return starts
-
-
-def _at(starts: list[int], line: int, text: str) -> int:
-    """The offset where ``line`` starts; the end of ``text`` for the line after the last (a block that ends the
-    text: its last line may have no line break)."""
-    return starts[line] if line < len(starts) else len(text)
-
-
-def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[int, int]]:
-    """The stretches outside fenced code blocks (``fenced``: whether the body holds a fence marker, if known)."""
-    if not ((_find(body, "```") != -1 or _find(body, "~~~") != -1) if fenced is None else fenced):
-        yield 0, len(body)
-        return
-    fence: str | None = None
-    region_start = 0
-    for found in _MARKDOWN_LINE.finditer(body):
-        line = found.group()
-        match = _FENCE_LINE.match(line) if line[:4].lstrip()[:1] in ("`", "~") else None
-        if match:
-            marker, rest = match.group(1), line[match.end() :]
-            if fence is None:
-                if marker[0] == "`" and "`" in rest:
-                    continue  # a backtick fence's info string holds no backtick: this line is text
-                yield region_start, found.start()
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip(" \t\r\n"):
-                fence = None  # a closing fence is followed by nothing but spaces
-                region_start = found.end()
-    if fence is None:
-        yield region_start, len(body)
-
-
-# A line that may open or close a fence, in a body whose lines end only at LF: at the start, or after a line break.
-_FENCE_TEXT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
-_FENCE_TEXT_AFTER_BREAK = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
-
-
-def _fence_lines(body: str) -> list[tuple[int, int, str, str]]:
-    """(start, end after its line break, marker, rest of the line) of each line that starts with a fence marker, in
-    a body without CR: found by the regular expression engine (a search for line breaks) instead of a loop over
-    every line in Python, which cost a tenth of a check of realistic skills."""
-    found = []
-    first = _FENCE_TEXT.match(body)
-    if first is not None:
-        found.append((0, min(first.end() + 1, len(body)), first.group(1), first.group(2)))
-    for match in _FENCE_TEXT_AFTER_BREAK.finditer(body):
-        found.append((match.start() + 1, min(match.end() + 1, len(body)), match.group(1), match.group(2)))
-    return found
-
-
-def _fence_markers_inside_lines(body: str, fences: list[tuple[int, int, str, str]]) -> bool:
-    """``_FENCE_INSIDE_A_LINE.search(body)`` for a body without CR, given its ``_fence_lines``: whether a fence
-    marker stands on a line that does not start with one. Markers cannot span a line break, so the body holds as
-    many as its lines do, and every one is on a fence line exactly when the fence lines hold them all."""
-    on_fence_lines = sum(body.count("```", start, end) + body.count("~~~", start, end) for start, end, _, _ in fences)
-    return body.count("```") + body.count("~~~") != on_fence_lines
-
-
-def _regions_between(body: str, fences: list[tuple[int, int, str, str]]) -> Iterator[tuple[int, int]]:
-    """``_unfenced_regions`` of a body without CR, from its ``_fence_lines``: the same opening and closing rules,
-    asked of the fence lines only."""
-    fence: str | None = None
-    region_start = 0
-    for start, end, marker, rest in fences:
-        if fence is None:
-            if marker[0] == "`" and "`" in rest:
-                continue  # a backtick fence's info string holds no backtick: this line is text
-            yield region_start, start
-            fence = marker
-        elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip(" \t\r\n"):
-            fence = None  # a closing fence is followed by nothing but spaces
-            region_start = end
-    if fence is None:
-        yield region_start, len(body)
-
-
-def _masked(text: str) -> str:
-    """``text`` with what cannot hold a link destination blanked out, every offset kept: backslash-escaped
-    brackets, parentheses and backticks, code spans and inline HTML comments. Linear in the text, whatever it
-    holds: a run of backticks is paired with the next run of the same length, as CommonMark pairs them."""
-    return _masked_text(text, comments=True)[0]
-
-
-def _masked_text(text: str, *, comments: bool) -> tuple[str, bool]:
-    """``_masked``, with comments left as they are unless ``comments``; and whether a code span crossed a line
-    break (the fast scan leaves those to the parse: a block boundary may end them)."""
-    if "\\" in text:
-        text = _ESCAPED.sub("  ", text)
-    if "`" not in text:
-        return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), False
-    if "``" not in text:
-        text, crosses = _single_backtick_spans_blanked(text)
-        return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
-    runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
-    by_length: dict[int, list[int]] = {}
-    for index, (start, end) in enumerate(runs):
-        by_length.setdefault(end - start, []).append(index)
-    cursor = dict.fromkeys(by_length, 0)
-    spans: list[tuple[int, int]] = []
-    index = 0
-    while index < len(runs):
-        start, end = runs[index]
-        same = by_length[end - start]
-        position = cursor[end - start]
-        while position < len(same) and same[position] <= index:
-            position += 1
-        cursor[end - start] = position
-        if position == len(same):
-            index += 1
-            continue
-        closer = same[position]
-        spans.append((start, runs[closer][1]))
-        index = closer + 1
-    crosses = any("\n" in text[start:end] or "\r" in text[start:end] for start, end in spans)
-    text = _blank(text, spans)
-    return (_blank(text, _comments(text)) if comments and "<" in text and "<!--" in text else text), crosses
-
-
-def _single_backtick_spans_blanked(text: str) -> tuple[str, bool]:
-    """The code spans of a text whose backtick runs are all single, blanked, and whether one crossed a line break.
-    Each backtick then pairs with the next (CommonMark pairs a run with the next run of its length), so the pieces
-    between backticks alternate text, span, text…; an odd last backtick opens nothing. The general pairing costs
-    a dictionary and a cursor per run, and most SKILL.md bodies have dozens of `name`-like spans."""
-    pieces = text.split("`")
-    pairs = (len(pieces) - 1) // 2
-    out = [pieces[0]]
-    crosses = False
-    for index in range(pairs):
-        inside = pieces[2 * index + 1]
-        if "\n" in inside or "\r" in inside:
-            crosses = True
-            out.append(" " + _NOT_A_LINE_BREAK.sub(" ", inside) + " ")
-        else:
-            out.append(" " * (len(inside) + 2))
-        out.append(pieces[2 * index + 2])
-    if len(pieces) % 2 == 0:  # an odd number of backticks: the last is text
-        out.append("`" + pieces[-1])
-    return "".join(out), crosses
-
-
-def _comments(text: str) -> list[tuple[int, int]]:
-    """The spans of HTML comments ``<!-- … -->`` (an unclosed one hides nothing)."""
-    spans = []
-    search = 0
-    while (opening := text.find("<!--", search)) != -1:
-        closing = text.find("-->", opening + 4)
-        if closing == -1:
-            break
-        spans.append((opening, closing + 3))
-        search = closing + 3
-    return spans
-
-
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each span's characters but line breaks replaced by spaces."""
-    if not spans:
-        return text
-    parts: list[str] = []
-    previous = 0
-    for start, end in spans:
-        parts.append(text[previous:start])
-        parts.append(_NOT_A_LINE_BREAK.sub(" ", text[start:end]))
-        previous = end
-    parts.append(text[previous:])
-    return "".join(parts)
-
-
-def _destinations(body: str, start: int, end: int) -> Iterator[tuple[int, str, bool]]:
-    """Inline links and images ``[text](destination "title")`` between ``start`` and ``end`` of ``body``."""
-    source = body[start:end]
-    if _find(source, "](") == -1:
-        return
-    yield from _masked_destinations(body, start, _masked(source))
-
-
-class _LinkAcrossLines(Exception):
-    """The fast scan met a link that spans a line break: only the block parse knows whether a block boundary
-    (a heading, a list item, a blank line) cuts it, so the body is parsed instead."""
-
-
-def _masked_destinations(
-    body: str, start: int, masked: str, *, single_line: bool = False
-) -> Iterator[tuple[int, str, bool]]:
-    """``_destinations`` of the stretch of ``body`` at ``start`` whose masked text (``_masked``) is ``masked``.
-    ``single_line``: raise ``_LinkAcrossLines`` for a link, from ``[`` to ``)``, that is not on one line.
-
-    Linear in the stretch, whatever it holds: the nearest ``[`` before each ``](`` is carried forward from the
-    previous one (each stretch of text is searched once), and where brackets nest, every ``]`` is paired with its
-    ``[`` in one pass (``_bracket_pairs``) instead of a walk back from each ``](``."""
-    close = _find(masked, "](")
-    if close == -1:
-        return
-    source = body[start : start + len(masked)]
-    nearest = -1  # the last `[` before `close`
-    searched = 0  # masked[:searched] has been searched for `[`
-    first_close = -1  # the first `]` after `nearest`
-    pairs: dict[int, int] | None = None
-    while close != -1:
-        found = masked.rfind("[", searched, close)
-        searched = close
-        if found != -1:
-            nearest = found
-            first_close = masked.find("]", nearest, close + 1)
-        opener: int | None = None
-        if nearest != -1 and nearest >= close - _MAX_LINK_TEXT:
-            if first_close == close:
-                opener = nearest  # the usual case: no bracket inside the link text
-            else:
-                if pairs is None:
-                    pairs = _bracket_pairs(masked)
-                paired = pairs.get(close)
-                opener = paired if paired is not None and paired >= close - _MAX_LINK_TEXT else None
-        parsed = _destination_after(masked, close + 2) if opener is not None else None
-        if opener is not None and parsed is not None:
-            dest_start, dest_end, link_end = parsed
-            if single_line and (masked.find("\n", opener, link_end) != -1 or masked.find("\r", opener, link_end) != -1):
-                raise _LinkAcrossLines
-            is_image = opener > 0 and masked[opener - 1] == "!"
-            yield start + dest_start, source[dest_start:dest_end], is_image
-        close = _find(masked, "](", close + 2)
-
-
-_BRACKET = re.compile(r"[\[\]]")
-
-
-def _bracket_pairs(masked: str) -> dict[int, int]:
-    """The ``[`` that each ``]`` of ``masked`` closes (brackets nest; a ``]`` with none open closes nothing), by
-    offset. A ``]`` pairs with the nearest ``[`` before it whose text in between is balanced: the one a walk back
-    from it, counting brackets, would find."""
-    pairs: dict[int, int] = {}
-    opened: list[int] = []
-    for match in _BRACKET.finditer(masked):
-        index = match.start()
-        if masked[index] == "[":
-            opened.append(index)
-        elif opened:
-            pairs[index] = opened.pop()
-    return pairs
-
-
-def _destination_after(masked: str, index: int) -> tuple[int, int, int] | None:
-    """The span of the destination that starts after ``](`` at ``index``, and the end of the link, if a whole
-    ``(dest "title")`` follows."""
-    simple = _SIMPLE_TAIL.match(masked, index)
-    if simple is not None:
-        return index, simple.end() - 1, simple.end()
-    match = _LINK_TAIL.match(masked, index)
-    if match is None:
-        return None
-    return (*match.span("destination"), match.end())
-
-
-def _definitions(body: str, start: int, end: int, seen: set[str] | None = None) -> Iterator[tuple[int, str, bool]]:
-    """The destination of each link reference definition ``[label]: destination`` between the offsets.
-    ``seen``: the labels defined before, normalised; a label's first definition is the one links use, and the
-    only one the block parse keeps."""
-    source = body[start:end]
-    if "]:" not in source:
-        return
-    for match in _DEFINITION.finditer(source):
-        label_end = source.find("]:", match.start())
-        label = source[source.index("[", match.start()) : label_end]
-        if label.startswith("[^"):
-            continue  # a footnote definition, not a link definition
-        normalised = normalised_label(label[1:])
-        if seen is not None:
-            if normalised in seen:
-                continue
-            seen.add(normalised)
-        if not is_referenced(body, normalised):
-            continue  # a definition nothing uses is not a link (skill_link_scope)
-        yield start + match.start(1), match.group(1), False
 
 
 def _unescaped(inner: str) -> str:

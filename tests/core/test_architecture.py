@@ -126,7 +126,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"editor"}),
     frozenset({"batch"}),
     frozenset({"server"}),
-    frozenset({"cli", "__main__"}),
+    frozenset({"cli"}),
+    frozenset({"__main__"}),
 )
 """The rooms from the bottom up (README's Layout): a room imports only rooms of the layers below its own."""
 
