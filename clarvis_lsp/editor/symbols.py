@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import yaml
@@ -104,17 +105,20 @@ def workspace_symbols(
     """Skills (every loaded copy, shadowed ones included), plugins and agents of ``engines`` matching
     ``query``, best matches first; at most ``limit``."""
     query = query.strip()
-    ranked: list[tuple[int, str, int, str, WorkspaceSymbol]] = []
+    # Ranked first, located after: a skill's location is its name in its frontmatter, which needs the document
+    # parsed; only the ``limit`` symbols returned are located, so a search of 10,000 skills parses at most that many.
+    ranked: list[tuple[int, str, int, str, str, SymbolKind, Callable[[], Location], str]] = []
     seen: set[tuple[SymbolKind, str, Path]] = set()
 
-    def add(name: str, kind: SymbolKind, location: Location, container: str, precedence: int = 0) -> None:
-        key = (kind, name, location.path)
+    def add(
+        name: str, kind: SymbolKind, path: Path, locate: Callable[[], Location], container: str, precedence: int = 0
+    ) -> None:
+        key = (kind, name, path)
         score = match_score(query, name)
         if score is None or key in seen:
             return
         seen.add(key)
-        symbol = WorkspaceSymbol(name, kind, location, container)
-        ranked.append((score, name.lower(), -precedence, str(location.path), symbol))
+        ranked.append((score, name.lower(), -precedence, str(path), name, kind, locate, container))
 
     for engine in engines:
         found = discovered_of(engine)
@@ -127,7 +131,14 @@ def workspace_symbols(
             if winner is not None and winner.path != skill.path:
                 container += f", shadowed by {display_path(winner.path, engine)}"
             # Copies of one name in precedence order: the winner first, as ``references`` lists them.
-            add(skill.name, SymbolKind.FUNCTION, name_location(skill), container, skill.root_index + 1)
+            add(
+                skill.name,
+                SymbolKind.FUNCTION,
+                skill.path,
+                partial(name_location, skill),
+                container,
+                skill.root_index + 1,
+            )
         for plugin in found.plugins.values():
             if match_score(query, plugin.name) is None:
                 continue  # locating a plugin reads its manifest: only for the ones that match
@@ -135,12 +146,20 @@ def workspace_symbols(
             if location is None:
                 continue
             state = "enabled" if plugin.name in found.enabled_plugins else "not enabled"
-            add(plugin.name, SymbolKind.PACKAGE, location, f"plugin ({plugin.scope}, {state})")
+            container = f"plugin ({plugin.scope}, {state})"
+            add(plugin.name, SymbolKind.PACKAGE, location.path, partial(_located, location), container)
         for agent in found.agents.values():
             container = f"agent of plugin {agent.plugin}" if agent.plugin else f"agent ({agent.scope})"
-            add(agent.name, SymbolKind.CLASS, Location(agent.path, FILE_START), container)
+            add(agent.name, SymbolKind.CLASS, agent.path, partial(Location, agent.path, FILE_START), container)
     ranked.sort(key=lambda item: item[:4])
-    return [item[4] for item in ranked[:limit]]
+    return [
+        WorkspaceSymbol(name, kind, locate(), container)
+        for _score, _lower, _precedence, _path, name, kind, locate, container in ranked[:limit]
+    ]
+
+
+def _located(location: Location) -> Location:
+    return location
 
 
 def document_symbols(kind: FileKind | None, path: Path, text: str) -> list[Symbol]:
