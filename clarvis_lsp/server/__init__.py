@@ -20,12 +20,7 @@ def create_server() -> ClarvisServer:
     register_all(server)
     if os.environ.get(sync.TEST_REQUESTS) == "1":  # tests' view of the server's text and state (sync.py)
 
-        def document_text(params: Any) -> dict[str, object]:
-            return sync.document_text(server, params)
-
-        server.feature(sync.DOCUMENT_TEXT)(document_text)
-
-        def server_state(params: Any) -> dict[str, int]:
+        def server_state(params: Any) -> dict[str, object]:
             return sync.server_state(server, params)
 
         server.feature(sync.SERVER_STATE)(server_state)

@@ -202,12 +202,12 @@ def test_the_server_takes_plain_editor_settings_without_pydantic(workspace: Path
         "from pathlib import Path\n"
         "from clarvis_lsp.server import create_server\n"
         "server = create_server()\n"
-        "server.set_editor_settings({}, layer='init')\n"
-        "server.set_editor_settings({'strict': True, 'includeUser': False, 'preset': None})\n"
-        "config = server.config_for(Path(sys.argv[1]))\n"
+        "server.session.set_editor_settings({}, layer='init')\n"
+        "server.session.set_editor_settings({'strict': True, 'includeUser': False, 'preset': None})\n"
+        "config = server.session.config_for(Path(sys.argv[1]))\n"
         "print(config.strict, config.include_user, 'pydantic' in sys.modules)\n"
-        "server.set_editor_settings({'rules': {'skill/unknown-field': 'off'}})\n"
-        "print(server.config_for(Path(sys.argv[1])).rules, 'pydantic' in sys.modules)\n"
+        "server.session.set_editor_settings({'rules': {'skill/unknown-field': 'off'}})\n"
+        "print(server.session.config_for(Path(sys.argv[1])).rules, 'pydantic' in sys.modules)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code, str(workspace)], capture_output=True, text=True, timeout=120, check=False

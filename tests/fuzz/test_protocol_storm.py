@@ -17,9 +17,10 @@ document; a reversed range is read in order), written independently of the serve
 
 How the server's copy is seen: no feature shows every byte of a document (an edit that lands in the wrong place
 of a SKILL.md body may change no finding), so the server is started with ``CLARVIS_LSP_TEST_REQUESTS=1``, which
-registers one request, ``clarvis/test/documentText``, answering the text the features read (the overlay) and the
-text pygls holds; without the variable no client can reach it. Every 25 steps and at the end, both must equal the
-client's copy. At the end, the client's texts are written to disk and ``clarvis-lsp --check --format json`` runs on
+registers one request, ``clarvis/test/serverState``, answering for a document the text the features read and how
+many distinct copies of it the server holds (pygls's document and the features' buffer counted apart); without
+the variable no client can reach it. Every 25 steps and at the end, there must be one copy, equal to the
+client's. At the end, the client's texts are written to disk and ``clarvis-lsp --check --format json`` runs on
 the workspace: each open document's pulled diagnostics must equal its findings there (code, severity, message,
 range in the negotiated encoding) — the user's door, for what the server makes of the text.
 
@@ -57,7 +58,7 @@ STEPS = int(os.environ.get("CLARVIS_STORM_STEPS", "3000" if LONG else "1000"))
 SECONDS = float(os.environ.get("CLARVIS_STORM_SECONDS", "inf" if LONG else "30"))
 SEEDS = [int(seed) for seed in os.environ.get("CLARVIS_STORM_SEEDS", "0,1,2,3,4" if LONG else "0").split(",")]
 ENCODINGS = ["utf-8", "utf-16", "utf-32"]
-DOCUMENT_TEXT = "clarvis/test/documentText"
+SERVER_STATE = "clarvis/test/serverState"
 JSON = ["--format", "json"]
 ANSWER_TIMEOUT = 60.0  # seconds: a request never answered fails the storm
 
@@ -221,7 +222,7 @@ async def answered(client: LanguageClient, method: str, params: dict[str, Any]) 
 
 
 async def server_text(client: LanguageClient, uri: str) -> dict[str, Any]:
-    answer = await answered(client, DOCUMENT_TEXT, {"uri": uri})
+    answer = await answered(client, SERVER_STATE, {"uri": uri})
     held: dict[str, Any] = answer if isinstance(answer, dict) else answer._asdict()  # pygls' untyped results
     return held
 
@@ -404,4 +405,4 @@ async def assert_same_text(
         held = await server_text(client, uri)
         assert held["version"] == versions[uri], (when, uri)
         assert held["text"] == document.text, (when, uri, held["text"], document.text)
-        assert held["workspaceText"] == document.text, (when, uri)
+        assert held["copies"] == 1, (when, uri)  # the features read the document pygls holds, no copy of it

@@ -50,8 +50,8 @@ async def test_no_future_outlives_its_handler(tmp_path: Path) -> None:
     async def idle() -> None:
         for _ in range(50):
             await asyncio.sleep(0)
-        while server.scans:
-            await asyncio.wait(list(server.scans.values()))
+        while server.session.scans:
+            await asyncio.wait(list(server.session.scans.values()))
 
     uri = skill.as_uri()
     send({"id": 1, "method": "initialize", "params": {"rootUri": tmp_path.as_uri(), "capabilities": {}}})
@@ -80,6 +80,6 @@ async def test_no_future_outlives_its_handler(tmp_path: Path) -> None:
     send({"method": "textDocument/didSave", "params": {"textDocument": {"uri": uri}}})
     send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
     await idle()
-    assert server.versions == {}  # every message was handled...
+    assert len(server.session.buffers) == 0 and server.workspace.text_documents == {}  # every message was handled...
     assert b'"id": 300' in b"".join(writer.sent)
     assert protocol._request_futures == {}  # ...and none left its future behind

@@ -17,8 +17,9 @@ from lsprotocol import types
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.findings import Diagnostic, Fix, Position, Range
 from clarvis_lsp.fixes import fixes_to_apply
-from clarvis_lsp.server.app import ClarvisServer, Snapshot, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import fix_data, to_client_range, to_lsp_diagnostic
+from clarvis_lsp.server.session import Snapshot, uri_to_path
 
 FIX_ALL = "source.fixAll.clarvis"
 OPTIONS = types.CodeActionOptions(
@@ -30,7 +31,7 @@ OPTIONS = types.CodeActionOptions(
 async def code_action(server: ClarvisServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     snapshot = _snapshot(server, params.text_document.uri)
     if snapshot is not None:
-        await server.scanned(snapshot.engine)  # "fix all" and fixes at a position need the file's full findings
+        await server.session.scanned(snapshot.engine)  # "fix all" and fixes at a position need the file's full findings
     only = params.context.only
     actions: list[types.CodeAction] = []
     if only is None or _wants(only, types.CodeActionKind.QuickFix):
@@ -78,7 +79,7 @@ def _findings_at(server: ClarvisServer, uri: str, where: types.Range) -> list[ty
     start = snapshot.position(where.start, server.encoding)
     end = snapshot.position(where.end, server.encoding)
     touching = [item for item in _findings(server, snapshot) if _touches(item.range, Range(start, end))]
-    return [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in touching]
+    return [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in touching]
 
 
 def _fix_all(server: ClarvisServer, uri: str) -> types.CodeAction | None:
@@ -96,7 +97,7 @@ def _fix_all(server: ClarvisServer, uri: str) -> types.CodeAction | None:
 
 
 def _snapshot(server: ClarvisServer, uri: str) -> Snapshot | None:
-    snapshot = server.snapshot(uri)
+    snapshot = server.session.snapshot(uri)
     if snapshot is None or snapshot.kind is None:
         return None
     return snapshot
@@ -131,7 +132,7 @@ def _workspace_edit(server: ClarvisServer, fix: dict[str, Any]) -> types.Workspa
         path = uri_to_path(uri)
         if path is None:
             return None
-        lines: LineIndex = server.lines_of(path)
+        lines: LineIndex = server.session.lines_of(path)
         engine_range = Range(Position(*raw["start"]), Position(*raw["end"]))
         changes.setdefault(uri, []).append(
             types.TextEdit(range=to_client_range(engine_range, lines, server.encoding), new_text=str(raw["newText"]))

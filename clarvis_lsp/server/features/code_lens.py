@@ -25,10 +25,10 @@ _CONVERTER = converters.get_converter()
 
 
 async def code_lens(server: ClarvisServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.scanned(snapshot.engine)
+    await server.session.scanned(snapshot.engine)
     lenses: list[types.CodeLens] = []
     for lens in navigation.override_lenses(snapshot.engine, snapshot.path, snapshot.text):
         where = to_client_range(lens.range, snapshot.lines, server.encoding)

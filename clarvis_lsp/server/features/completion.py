@@ -33,12 +33,12 @@ OPTIONS = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve
 
 
 async def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
     # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
-    await server.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
+    await server.session.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
     trigger = None
     context = params.context
     if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
@@ -62,7 +62,7 @@ async def completion(server: ClarvisServer, params: types.CompletionParams) -> t
 def discovered_or_none(server: ClarvisServer, engine: WorkspaceEngine) -> Discovered | None:
     """The workspace's discovery (cached by the engine), or None while its first scan runs (keys and values are
     still completed and hovered, from the schemas) or when its configuration cannot start."""
-    if not server.ready(engine):
+    if not server.session.ready(engine):
         return None
     try:
         return engine.discovered

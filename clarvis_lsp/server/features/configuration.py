@@ -11,7 +11,7 @@ from clarvis_lsp.server.app import ClarvisServer
 async def did_change_configuration(server: ClarvisServer, params: types.DidChangeConfigurationParams) -> None:
     settings = params.settings
     if isinstance(settings, dict) and isinstance(settings.get("clarvis"), dict):
-        server.set_editor_settings(settings["clarvis"])
+        server.session.set_editor_settings(settings["clarvis"])
     else:
         capabilities = server.client_capabilities.workspace
         if capabilities is not None and capabilities.configuration:
@@ -24,7 +24,7 @@ async def pull_configuration(server: ClarvisServer, *, recheck: bool = True) -> 
     result = await server.workspace_configuration_async(
         types.ConfigurationParams(items=[types.ConfigurationItem(section="clarvis")])
     )
-    server.set_editor_settings(result[0] if result else None)  # replaces the previous answer, never merges
+    server.session.set_editor_settings(result[0] if result else None)  # replaces the previous answer, never merges
     server.reset_engines()
     if recheck:
         recheck_open_documents(server)
@@ -33,7 +33,8 @@ async def pull_configuration(server: ClarvisServer, *, recheck: bool = True) -> 
 def recheck_open_documents(server: ClarvisServer) -> None:
     """Re-check every open or published file (after the configuration or the folders changed), then ask a pull
     client to pull again."""
-    for path in list(server.overlay) + [path for path in list(server.published) if path not in server.overlay]:
+    buffers = server.session.buffers
+    for path in list(buffers) + [path for path in list(server.published) if path not in buffers]:
         server.refresh(path)
     server.request_pull_refresh(force=True)
     server.request_editor_refresh()

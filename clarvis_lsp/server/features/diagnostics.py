@@ -28,10 +28,10 @@ from typing import Any
 
 from lsprotocol import converters, types
 
-from clarvis_lsp.discovery import find_workspaces
 from clarvis_lsp.findings import Diagnostic
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_lsp_diagnostic
+from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 OPTIONS = types.DiagnosticOptions(identifier="clarvis", inter_file_dependencies=True, workspace_diagnostics=True)
@@ -84,14 +84,14 @@ async def document_diagnostic(
     engine: WorkspaceEngine | None = None
     if path is not None and path in server.config_findings:
         found = server.config_findings[path]
-    elif path is not None and server.engine_for(path).kind_of(path) is not None:
-        engine = server.engine_for(path)
+    elif path is not None and server.session.engine_for(path).kind_of(path) is not None:
+        engine = server.session.engine_for(path)
         found = await _document_findings(server, engine, path)
-    items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in found]
-    version = server.versions.get(path) if path is not None else None
+    items = [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in found]
+    version = server.session.buffers.version(path) if path is not None else None
     rid = result_id(items, version)
     state = pull_state(server)
-    if path is not None and path in server.overlay:
+    if path is not None and path in server.session.buffers:
         state.sent[path] = rid
     related = _related_reports(server, state, path, engine) if path is not None and engine is not None else {}
     if params.previous_result_id is not None and params.previous_result_id == rid:
@@ -107,11 +107,11 @@ async def _document_findings(server: ClarvisServer, engine: WorkspaceEngine, pat
     an empty full report would say "clean" while a ``discovery/shadowed`` may still come, and a client without
     ``refreshSupport`` (Neovim 0.11) would keep it: the pull waits for the scan (under a second at 10,000 skills).
     """
-    if not server.ready(engine) and server.can_refresh_pulls:
+    if not server.session.ready(engine) and server.can_refresh_pulls:
         alone = server.findings_for(engine, [path], alone=True)[path]
         if alone:
             return alone
-    await server.scanned(engine)
+    await server.session.scanned(engine)
     return server.findings_for(engine, [path])[path]
 
 
@@ -121,28 +121,28 @@ def _related_reports(
     """The full reports of the other open documents of ``engine``'s workspace whose findings the client has not
     received yet: what an edit of ``path`` changed in them (their findings as last published by ``refresh``)."""
     related: dict[str, types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport] = {}
-    for other in list(server.overlay):
-        if other == path or other in server.config_findings or server.engine_for(other) is not engine:
+    for other in list(server.session.buffers):
+        if other == path or other in server.config_findings or server.session.engine_for(other) is not engine:
             continue
         if engine.kind_of(other) is None:
             continue
         published = server.published.get(other, [])
-        version = server.versions.get(other)
+        version = server.session.buffers.version(other)
         cached = state.ids.get(other)
         items: list[types.Diagnostic] | None = None
         if cached is not None and cached[0] is published and cached[1] == version:
             rid = cached[2]
         else:
-            items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in published]
+            items = [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in published]
             rid = result_id(items, version)
             state.ids[other] = (published, version, rid)
         if state.sent.get(other) == rid:
             continue
         if items is None:
-            items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in published]
+            items = [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in published]
         related[other.as_uri()] = types.FullDocumentDiagnosticReport(items=items, result_id=rid)
         state.sent[other] = rid
-    for gone in [item for item in {*state.ids, *state.sent} if item not in server.overlay]:
+    for gone in [item for item in {*state.ids, *state.sent} if item not in server.session.buffers]:
         state.ids.pop(gone, None)  # a closed document is pushed again, not pulled
         state.sent.pop(gone, None)
     return related
@@ -160,10 +160,10 @@ async def workspace_diagnostic(
     reports: list[types.WorkspaceDocumentDiagnosticReport] = []
     for path, found in [item async for item in workspace_findings(server)]:
         uri = path.as_uri()
-        items = [to_lsp_diagnostic(item, server.lines_of, server.encoding) for item in found]
-        version = server.versions.get(path)
+        items = [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in found]
+        version = server.session.buffers.version(path)
         rid = result_id(items, version)
-        if path in server.overlay:
+        if path in server.session.buffers:
             state.sent[path] = rid
         if previous.get(uri) == rid:
             reports.append(types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=rid, version=version))
@@ -179,9 +179,8 @@ async def workspace_findings(server: ClarvisServer) -> AsyncIterator[tuple[Path,
     each workspace's first scan, in slices of about ``SLICE_SECONDS`` between which other messages are served (a
     cancelled request stops at the next slice)."""
     seen: set[Path] = set()
-    for directory in _workspaces(server):
-        engine = server.engine_for(directory / ".clarvis")
-        await server.scanned(engine)
+    for engine in server.session.folder_engines():
+        await server.session.scanned(engine)
         deadline = time.monotonic() + SLICE_SECONDS
         for batch in _batches(path for path in engine.files() if path not in seen):
             seen.update(batch)
@@ -191,15 +190,6 @@ async def workspace_findings(server: ClarvisServer) -> AsyncIterator[tuple[Path,
                 await asyncio.sleep(0)
                 deadline = time.monotonic() + SLICE_SECONDS
         await asyncio.sleep(0)
-
-
-def _workspaces(server: ClarvisServer) -> list[Path]:
-    directories: list[Path] = []
-    for folder in list(server.folders):
-        for directory in find_workspaces(folder, home=server.home):
-            if directory not in directories:
-                directories.append(directory)
-    return directories
 
 
 def _batches(paths: Iterable[Path], size: int = 32) -> Iterator[list[Path]]:

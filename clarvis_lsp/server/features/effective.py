@@ -22,7 +22,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from clarvis_lsp.discovery import StartupError, find_workspaces
+from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.editor.activation import hover_note, inlay_hints, trust_lens
 from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
@@ -30,8 +30,9 @@ from clarvis_lsp.effective.render import answers_json, display_paths, to_json
 from clarvis_lsp.effective.why import why
 from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_position
+from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 EFFECTIVE_CONFIGURATION = "clarvis/effectiveConfiguration"
@@ -43,24 +44,21 @@ def _inputs(server: ClarvisServer, engine: WorkspaceEngine) -> tuple[object, obj
     """What the model was computed from: discovery's objects (compared by identity) and the open buffers'
     versions (the model reads settings, manifests and hooks documents through them)."""
     found = engine.discovered
-    versions = tuple(sorted((str(path), version) for path, version in server.versions.items()))
-    return (found, found.registry, versions)
+    return (found, found.registry, server.session.buffers.versions())
 
 
 def model_for(server: ClarvisServer, engine: WorkspaceEngine, trusted: bool | None = None) -> Effective:
     """The effective configuration of ``engine``'s workspace (raises ``StartupError`` like discovery)."""
-    state = server.trust_workspace if trusted is None else trusted
+    state = server.session.settings.trust_workspace if trusted is None else trusted
     inputs = _inputs(server, engine)
-    cache = server.effective_cache
-    cached = cache.get((id(engine), state))
+    cache = server.session.models.setdefault(engine, {})  # dropped with the engine
+    cached = cache.get(("effective", state))
     if cached is not None:
         (found, registry, versions), model = cached
         if found is inputs[0] and registry is inputs[1] and versions == inputs[2] and isinstance(model, Effective):
             return model
     model = effective_of(engine, trusted=state)
-    cache[(id(engine), state)] = (inputs, model)
-    if len(cache) > 32:
-        cache.pop(next(iter(cache)))
+    cache[("effective", state)] = (inputs, model)
     return model
 
 
@@ -73,17 +71,12 @@ def _param(params: Any, name: str) -> object:
 async def _engines(server: ClarvisServer, params: Any) -> list[WorkspaceEngine]:
     server.flush()  # answer for the latest buffers
     uri = _param(params, "uri")
-    engines: list[WorkspaceEngine] = []
     if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
-        engines.append(server.engine_for(path if not path.is_dir() else path / ".clarvis"))
+        engines = [server.session.engine_for(path if not path.is_dir() else path / ".clarvis")]
     else:
-        for folder in server.folders:
-            for directory in find_workspaces(folder, home=server.home):
-                engine = server.engine_for(directory / ".clarvis")
-                if engine not in engines:
-                    engines.append(engine)
+        engines = server.session.folder_engines()
     for engine in engines:
-        await server.scanned(engine)
+        await server.session.scanned(engine)
     return engines
 
 
@@ -119,19 +112,19 @@ async def why_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
 
 
 async def inlay_hint(server: ClarvisServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind not in (FileKind.SKILL, FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS):
         return None
     engine = snapshot.engine
-    if not await server.scanned(engine):
+    if not await server.session.scanned(engine):
         return None
     try:
         model = None if snapshot.kind is FileKind.SKILL else model_for(server, engine)
         registry = engine.discovered.registry
     except StartupError:
         return None
-    folder = server.folder_for(snapshot.path)
-    show = display_paths(folder, server.home)
+    folder = server.session.folder_for(snapshot.path)
+    show = display_paths(folder, server.session.home)
     wanted = params.range
     hints: list[types.InlayHint] = []
     for hint in inlay_hints(model, registry, snapshot.kind, snapshot.path, snapshot.text, show):

@@ -15,8 +15,9 @@ from lsprotocol import types
 from clarvis_lsp.editor import file_rename
 from clarvis_lsp.editor.rename import RenamePlan
 from clarvis_lsp.findings import TextEdit
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.rename import _changes, _document_changes, _takes_document_changes
+from clarvis_lsp.server.session import uri_to_path
 
 OPTIONS = types.FileOperationRegistrationOptions(
     filters=[
@@ -35,8 +36,8 @@ async def will_rename_files(server: ClarvisServer, params: types.RenameFilesPara
         old, new = uri_to_path(item.old_uri), uri_to_path(item.new_uri)
         if old is None or new is None:
             continue
-        engine = server.engine_for(old)
-        await server.scanned(engine)
+        engine = server.session.engine_for(old)
+        await server.session.scanned(engine)
         edits += file_rename.folder_rename_edits(engine, old, new)
     if not edits:
         return None
@@ -49,5 +50,5 @@ async def will_rename_files(server: ClarvisServer, params: types.RenameFilesPara
 def did_rename_files(server: ClarvisServer, params: types.RenameFilesParams) -> None:
     for item in params.files:
         for path in (uri_to_path(item.old_uri), uri_to_path(item.new_uri)):
-            if path is not None and path not in server.overlay:
+            if path is not None and path not in server.session.buffers:
                 server.refresh(path)

@@ -10,8 +10,9 @@ from lsprotocol import types
 
 from clarvis_lsp.editor import formatting
 from clarvis_lsp.editor.occurrences import JSON_KINDS
-from clarvis_lsp.server.app import ClarvisServer, Snapshot
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
+from clarvis_lsp.server.session import Snapshot
 
 
 def _answer(server: ClarvisServer, snapshot: Snapshot, edits: list[formatting.Edit]) -> list[types.TextEdit]:
@@ -22,7 +23,7 @@ def _answer(server: ClarvisServer, snapshot: Snapshot, edits: list[formatting.Ed
 
 
 def document_formatting(server: ClarvisServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind not in JSON_KINDS:
         return None
     options = params.options
@@ -31,7 +32,7 @@ def document_formatting(server: ClarvisServer, params: types.DocumentFormattingP
 
 
 def range_formatting(server: ClarvisServer, params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind not in JSON_KINDS:
         return None
     options = params.options

@@ -17,12 +17,12 @@ from clarvis_lsp.server.features.effective import hover_markdown
 
 
 async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
     # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
-    await server.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
+    await server.session.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
     position = snapshot.position(params.position, server.encoding)
     info = assist_hover(
         snapshot.text,

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.configuration import pull_configuration
 from clarvis_lsp.server.features.watching import WATCHED_GLOBS
+from clarvis_lsp.server.session import uri_to_path
 
 
 def initialize(server: ClarvisServer, params: types.InitializeParams) -> None:
     folders = [uri_to_path(folder.uri) for folder in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [uri_to_path(params.root_uri)]
-    server.folders = [folder for folder in folders if folder is not None]
+    server.session.folders = [folder for folder in folders if folder is not None]
     options = params.initialization_options
     if isinstance(options, dict):
-        server.set_editor_settings(options.get("clarvis", options), layer="init")
+        server.session.set_editor_settings(options.get("clarvis", options), layer="init")
     text_document = params.capabilities.text_document
     server.pull_diagnostics = bool(text_document and text_document.diagnostic)
 

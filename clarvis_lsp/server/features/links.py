@@ -6,17 +6,17 @@ from __future__ import annotations
 from lsprotocol import types
 
 from clarvis_lsp.editor import links
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 
 OPTIONS = types.DocumentLinkOptions(resolve_provider=False)
 
 
 def document_link(server: ClarvisServer, params: types.DocumentLinkParams) -> list[types.DocumentLink] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    open_files = {path for uri in server.workspace.text_documents if (path := uri_to_path(uri)) is not None}
+    open_files = server.session.open_paths()  # any open document, of any kind, is a link target
     found = links.document_links(
         snapshot.kind,
         snapshot.path,

@@ -13,7 +13,7 @@ from clarvis_lsp.server.convert import to_client_range
 
 
 def to_location(server: ClarvisServer, location: navigation.Location) -> types.Location:
-    lines = server.lines_of(location.path)
+    lines = server.session.lines_of(location.path)
     return types.Location(uri=location.path.as_uri(), range=to_client_range(location.range, lines, server.encoding))
 
 

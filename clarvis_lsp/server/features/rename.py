@@ -27,10 +27,10 @@ class RenameFailed(JsonRpcException):
 
 
 async def prepare_rename(server: ClarvisServer, params: types.PrepareRenameParams) -> types.PrepareRenameResult | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.scanned(snapshot.engine)
+    await server.session.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
     target = editor_rename.prepare_rename(snapshot.engine, snapshot.path, snapshot.text, position)
     if target is None:
@@ -41,10 +41,10 @@ async def prepare_rename(server: ClarvisServer, params: types.PrepareRenameParam
 
 
 async def rename(server: ClarvisServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.scanned(snapshot.engine)
+    await server.session.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
     document_changes = _takes_document_changes(server)
     try:
@@ -82,7 +82,8 @@ def _can_rename_files(server: ClarvisServer) -> bool:
 def _lsp_edits(server: ClarvisServer, edits: list[TextEdit]) -> list[types.TextEdit]:
     return [
         types.TextEdit(
-            range=to_client_range(edit.range, server.lines_of(edit.path), server.encoding), new_text=edit.new_text
+            range=to_client_range(edit.range, server.session.lines_of(edit.path), server.encoding),
+            new_text=edit.new_text,
         )
         for edit in edits
     ]
@@ -105,7 +106,7 @@ def _document_changes(
     changes: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
     for uri, grouped in _by_file(plan.edits).items():
         path = grouped[0].path
-        version = server.versions.get(path) if path in server.overlay else None
+        version = server.session.buffers.version(path)
         changes.append(
             types.TextDocumentEdit(
                 text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),

@@ -17,8 +17,9 @@ from lsprotocol import types
 
 from clarvis_lsp.editor import semantic_tokens as editor_tokens
 from clarvis_lsp.findings import Position
-from clarvis_lsp.server.app import ClarvisServer, Snapshot
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import from_client_position, to_client_position
+from clarvis_lsp.server.session import Snapshot
 
 LEGEND = types.SemanticTokensLegend(
     token_types=list(editor_tokens.TOKEN_TYPES), token_modifiers=list(editor_tokens.TOKEN_MODIFIERS)
@@ -49,7 +50,7 @@ def _answers(server: ClarvisServer) -> _Answers:
 def _data(server: ClarvisServer, snapshot: Snapshot, within: types.Range | None = None) -> list[int]:
     """The document's tokens in LSP's relative encoding (those on or across ``within`` alone, when given)."""
     encoding = server.encoding
-    tokens = editor_tokens.semantic_tokens(snapshot.kind, snapshot.path, snapshot.text, server.overlay)
+    tokens = editor_tokens.semantic_tokens(snapshot.kind, snapshot.path, snapshot.text, server.session.buffers)
     first_line, last_line = 0, snapshot.lines.line_count
     if within is not None:
         first_line = from_client_position(within.start, snapshot.lines, encoding).line
@@ -83,7 +84,7 @@ def _remember(server: ClarvisServer, uri: str, data: list[int]) -> str:
 
 
 def semantic_tokens_full(server: ClarvisServer, params: types.SemanticTokensParams) -> types.SemanticTokens | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     data = _data(server, snapshot)
@@ -93,7 +94,7 @@ def semantic_tokens_full(server: ClarvisServer, params: types.SemanticTokensPara
 def semantic_tokens_delta(
     server: ClarvisServer, params: types.SemanticTokensDeltaParams
 ) -> types.SemanticTokens | types.SemanticTokensDelta | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     data = _data(server, snapshot)
@@ -119,7 +120,7 @@ def semantic_tokens_delta(
 def semantic_tokens_range(
     server: ClarvisServer, params: types.SemanticTokensRangeParams
 ) -> types.SemanticTokens | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     return types.SemanticTokens(data=_data(server, snapshot, params.range))

@@ -12,24 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from clarvis_lsp.discovery import StartupError, find_workspaces, unloaded_plugins
+from clarvis_lsp.discovery import StartupError, unloaded_plugins
 from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, effective_skills
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
+from clarvis_lsp.server.session import uri_to_path
 
 
 async def effective_skills_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
     server.flush()  # answer for the latest buffers
     uri = _param(params, "uri")
-    engines = []
     if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
-        engines.append(server.engine_for(path))
+        engines = [server.session.engine_for(path)]
     else:
-        for folder in server.folders:
-            for directory in find_workspaces(folder, home=server.home):
-                engines.append(server.engine_for(directory / ".clarvis"))
+        engines = server.session.folder_engines()
     workspaces: list[dict[str, Any]] = []
     for engine in engines:
-        await server.scanned(engine)
+        await server.session.scanned(engine)
         try:
             discovered = engine.discovered
         except StartupError:

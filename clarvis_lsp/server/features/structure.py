@@ -22,7 +22,7 @@ _FOLD_KIND = {
 
 
 def folding_range(server: ClarvisServer, params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     folds = folding.folding_ranges(snapshot.kind, snapshot.text)
@@ -37,7 +37,7 @@ def folding_range(server: ClarvisServer, params: types.FoldingRangeParams) -> li
 
 
 def selection_range(server: ClarvisServer, params: types.SelectionRangeParams) -> list[types.SelectionRange] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     answers: list[types.SelectionRange] = []
@@ -54,7 +54,7 @@ def selection_range(server: ClarvisServer, params: types.SelectionRangeParams) -
 def document_highlight(
     server: ClarvisServer, params: types.DocumentHighlightParams
 ) -> list[types.DocumentHighlight] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     position = snapshot.position(params.position, server.encoding)

@@ -9,7 +9,6 @@ from collections.abc import Iterable, Sequence
 
 from lsprotocol import types
 
-from clarvis_lsp.discovery import find_workspaces
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
@@ -22,7 +21,7 @@ from clarvis_lsp.workspace.engine import WorkspaceEngine
 def document_symbol(
     server: ClarvisServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
-    snapshot = server.snapshot(params.text_document.uri)
+    snapshot = server.session.snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
     symbols = navigation.document_symbols(snapshot.kind, snapshot.path, snapshot.text)
@@ -37,7 +36,7 @@ async def workspace_symbol(server: ClarvisServer, params: types.WorkspaceSymbolP
     matches (each location against its file's text) yields to the event loop every ``SLICE_SECONDS``."""
     engines = _engines(server)
     for engine in engines:
-        await server.scanned(engine)
+        await server.session.scanned(engine)
     found = navigation.workspace_symbols(engines, params.query)
     answer: list[types.SymbolInformation] = []
     deadline = time.monotonic() + SLICE_SECONDS
@@ -92,12 +91,9 @@ def _engines(server: ClarvisServer) -> list[WorkspaceEngine]:
     workspace of each open document outside them. Not every engine the server holds: reading a file outside the
     folders (a personal skill's text, to place its symbol) makes one for that file alone, and searching those
     would scan the personal roots once for each of them."""
-    engines: dict[int, WorkspaceEngine] = {}
-    for folder in list(server.folders):
-        for directory in find_workspaces(folder, home=server.home):
-            engine = server.engine_for(directory / ".clarvis")
-            engines.setdefault(id(engine), engine)
-    for path in list(server.overlay):
-        engine = server.engine_for(path)
-        engines.setdefault(id(engine), engine)
-    return list(engines.values())
+    engines = server.session.folder_engines()
+    for path in server.session.buffers:
+        engine = server.session.engine_for(path)
+        if engine not in engines:
+            engines.append(engine)
+    return engines

@@ -7,12 +7,11 @@ when settings, plugins, agents or configuration change). A folder added or remov
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from lsprotocol import types
 
-from clarvis_lsp.server.app import ClarvisServer, uri_to_path
+from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.configuration import recheck_open_documents
+from clarvis_lsp.server.session import uri_to_path, within
 
 WATCHED_GLOBS = (
     "**/SKILL.md",
@@ -35,24 +34,17 @@ def did_change_watched_files(server: ClarvisServer, params: types.DidChangeWatch
         recheck_open_documents(server)
         return
     for path in paths:
-        if path not in server.overlay:  # an open buffer wins over the disk until it is closed
+        if path not in server.session.buffers:  # an open buffer wins over the disk until it is closed
             server.refresh(path)
 
 
 def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
-    removed = {uri_to_path(folder.uri) for folder in params.event.removed}
-    added = [uri_to_path(folder.uri) for folder in params.event.added]
-    server.folders = [folder for folder in server.folders if folder not in removed]
-    server.folders += [folder for folder in added if folder is not None]
-
-    def in_removed(path: Path) -> bool:
-        return any(folder is not None and (path == folder or folder in path.parents) for folder in removed)
-
+    removed = {path for folder in params.event.removed if (path := uri_to_path(folder.uri)) is not None}
+    added = [path for folder in params.event.added if (path := uri_to_path(folder.uri)) is not None]
     # Files of a removed folder that are not open any more: their findings are withdrawn, not re-checked.
     for path in list(server.published):
-        if in_removed(path) and path not in server.overlay:
+        if within(path, removed) and path not in server.session.buffers:
             server.publish(path, [])
-    for directory in [directory for directory in server.engines if in_removed(directory)]:
-        del server.engines[directory]
+    server.session.change_folders(added, removed)
     server.reset_engines()
     recheck_open_documents(server)
