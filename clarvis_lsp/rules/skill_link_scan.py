@@ -277,8 +277,45 @@ def _definitions_stand_alone(region: str) -> bool:
 
 
 def _has_code_indent(region: str) -> bool:
-    """Whether a line of ``region`` is indented as code (a blank line before it or not: the parse decides)."""
-    return _CODE_INDENT_AT_START.match(region) is not None or _CODE_INDENT_AFTER_BREAK.search(region) is not None
+    """Whether a line of ``region`` may be indented code: four spaces (or a tab) before its text, unless the line
+    before it holds plain paragraph text, which the indented line continues (an indented code block cannot
+    interrupt a paragraph: CommonMark 4.4). That is the nested list item of most skills (``- step`` then
+    ``    - detail``). Anything else before it (a blank line, a heading, a quote, a tab, the region's start after a
+    fence) leaves the question to the parse."""
+    if _CODE_INDENT_AT_START.match(region) is not None:
+        return True
+    if "\r" in region or "\t" in region:
+        return _CODE_INDENT_AFTER_BREAK.search(region) is not None
+    for indented in _CODE_INDENT_AFTER_BREAK.finditer(region):
+        line_break = indented.start()
+        previous = region[region.rfind("\n", 0, line_break) + 1 : line_break]
+        if not _continues_a_paragraph(previous):
+            return True
+    return False
+
+
+_LIST_ITEM_START = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ ])")
+
+
+def _continues_a_paragraph(line: str) -> bool:
+    """Whether ``line`` is plain paragraph text (alone or as a list item's first line, a task's box aside), so that
+    a paragraph is open after it: text starting with a letter or a digit, or with emphasis or a code span around
+    one. A line indented four spaces or more here was accepted as such a continuation itself (``_has_code_indent``
+    reads in order)."""
+    text = line.lstrip(" ")
+    if len(line) - len(text) >= 4:
+        return bool(text.strip())
+    item = _LIST_ITEM_START.match(line)
+    if item is not None:
+        text = line[item.end() :]
+        if text[:4] in ("[ ] ", "[x] ", "[X] "):  # a task's box: text, and never a link definition's label
+            text = text[4:]
+    opening = _PARAGRAPH_OPENING.match(text)
+    return opening is not None and text[opening.end() :][:1].isalnum()
+
+
+# Emphasis or a code span that may open a paragraph's text (``**Bold**``, ``_term_``, `` `name` ``), before its letter.
+_PARAGRAPH_OPENING = re.compile(r"(?:[*_]{1,3}|`{1,2})?")
 
 
 def _plainly_structured(body: str) -> bool:

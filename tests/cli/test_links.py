@@ -267,6 +267,11 @@ _FRAGMENTS = (
     "<detailsx>",
     "\n    - ",
     "\n- a\n    ",
+    "\n- **a**\n    ",
+    "\n* [ ] a\n    ",
+    "\n1) `a`\n    ",
+    "\n_a_\n    ",
+    "**",
     "1.",
     "# h\n    ",
     "é",
@@ -320,6 +325,15 @@ _FRAGMENTS = (
 @hypothesis.example("<!-->[a](b.md)\n[c](d.md)")
 @hypothesis.example("<details>\n```\n\n[a](b.md)\n```\n")
 @hypothesis.example("<!--\n```\n-->[a](b.md)\n```\n[c](d.md)")
+# Lines indented after paragraph text, which the fast scan reads as the paragraph's continuation (not code).
+@hypothesis.example("- **Step**: do\n    - [a](b.md)\n    - c\n")
+@hypothesis.example("- [ ] task\n    [a](b.md)\n")
+@hypothesis.example("# h\n    [a](b.md)\n")
+@hypothesis.example("- # h\n      [a](b.md)\n")
+@hypothesis.example("> a\n    [a](b.md)\n")
+@hypothesis.example("a\n---\n    [a](b.md)\n")
+@hypothesis.example("1. a\n\n    [a](b.md)\n")
+@hypothesis.example("[a]: b.md\n    [c](d.md)\n")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.rules import skill_links
+from clarvis_lsp.rules import skill_link_scan, skill_links
 
 _SPEC = importlib.util.spec_from_file_location(
     "benchmark_generate", Path(__file__).resolve().parents[2] / "benchmarks" / "generate.py"
@@ -94,9 +94,13 @@ def test_the_resource_trees_follow_public_skills(corpus: list[Any]) -> None:
     assert all(path.split("/", 1)[0] in generate.RESOURCE_DIRECTORIES for skill in corpus for path in skill.files)
 
 
-def test_as_many_bodies_take_the_commonmark_parse_as_in_public_skills(corpus: list[Any]) -> None:
-    # 61 of 1,985 public skills (3 %): HTML, comments, code indentation, a link across lines. The fast scan
-    # reads the rest.
+def test_as_many_bodies_take_the_commonmark_parse_as_in_public_skills(
+    corpus: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 61 of 1,985 public skills (3 %): HTML, comments, code indentation, a link across lines; measured with the
+    # scanner of 512f94b, which also sent every line indented after paragraph text (a nested list item) to the
+    # parse. The same yardstick here, so the corpus is held to what was measured on public skills.
+    monkeypatch.setattr(skill_link_scan, "_continues_a_paragraph", lambda line: False)
     parsed = [body for body in map(_body, corpus) if skill_links._may_hold_links(body) and not _scanned_fast(body)]
     assert 0.015 * COUNT <= len(parsed) <= 0.06 * COUNT
 

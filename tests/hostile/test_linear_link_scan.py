@@ -1,10 +1,11 @@
 """No line of a SKILL.md can make the link scan hang (issue 21, break 10; SPEC §9: nothing a repository holds can
 make a check grow worse than linearly).
 
-Every regular expression of ``rules/skill_links.py`` is timed on its worst input (the input that made it, or would
-make it, backtrack most) at a length n and at 8n, and so is the whole scan on the bodies that were slow. A linear
-cost grows about 8×, a quadratic one 64×, a cubic one 512×: the bound of 20× tells them apart with room for a
-loaded machine. CPU time of this process, the best of several rounds, each round long enough to time.
+Every regular expression of ``rules/skill_links.py`` and ``rules/skill_link_scan.py`` is timed on its worst input
+(the input that made it, or would make it, backtrack most) at a length n and at 8n, and so is the whole scan on the
+bodies that were slow. A linear cost grows about 8×, a quadratic one 64×, a cubic one 512×: the bound of 20× tells
+them apart with room for a loaded machine. CPU time of this process, the best of several rounds, each round long
+enough to time.
 
 The test also holds the rewritten patterns to the ones they replaced, on short strings where the old ones are
 fast: the same matches, the same spans, the same destinations. And one check through the door: a SKILL.md whose
@@ -25,7 +26,7 @@ import hypothesis
 import pytest
 from hypothesis import strategies
 
-from clarvis_lsp.rules import skill_links
+from clarvis_lsp.rules import skill_link_scan, skill_links
 
 N = 256
 GROWTH = 8
@@ -55,6 +56,8 @@ def _sub(pattern: re.Pattern[str], text: str) -> object:
 # For each pattern: how the scan uses it, and its worst inputs as functions of n.
 WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_SCHEME": (_match, [lambda n: "a" * n]),
+    "_LIST_ITEM_START": (_match, [lambda n: "1" * n, lambda n: "- " + " " * n]),
+    "_PARAGRAPH_OPENING": (_match, [lambda n: "*" * n, lambda n: "`" * n]),
     "_BACKTICKS": (_all, [lambda n: "`" * n, lambda n: "a`" * n]),
     "_ESCAPED": (_sub, [lambda n: "\\" * n]),
     "_BACKSLASH_ESCAPE": (_sub, [lambda n: "\\" * n]),
@@ -133,6 +136,8 @@ BODIES: dict[str, Callable[[int], str]] = {
     "an open comment, then HTML starts": lambda n: "\n<!--\n" + "\n<details>\n" * n,
     "indented lines after text": lambda n: "- a [b](c.md)\n    - d\n" * n,
     "indented lines after blank lines": lambda n: "\n    " * n + "a",
+    "a long nested list": lambda n: "- a [b](c.md)\n" + "    - d\n" * n,
+    "an indented line after a long one": lambda n: "**" + "a" * n + "\n    b [c](d.md)",
     "a block of definitions after a paragraph": lambda n: "a\n" + "[a]: b.md\n" * n,
     "a block of definitions": lambda n: "\n" + "[a]: b.md\n" * n + "[x][a]",
     "HTML starts after blank lines": lambda n: "\n" * n + "<b>" * n,
@@ -168,8 +173,19 @@ def _growth(small: Callable[[], object], large: Callable[[], object]) -> float:
     return ratio
 
 
+MODULES = (skill_links, skill_link_scan)
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    for module in MODULES:
+        found = vars(module).get(name)
+        if isinstance(found, re.Pattern):
+            return found
+    raise KeyError(name)
+
+
 def test_every_pattern_of_the_link_scan_has_its_worst_inputs_here() -> None:
-    patterns = {name for name, value in vars(skill_links).items() if isinstance(value, re.Pattern)}
+    patterns = {name for module in MODULES for name, value in vars(module).items() if isinstance(value, re.Pattern)}
     assert patterns == set(WORST)
 
 
@@ -178,7 +194,7 @@ def test_every_pattern_of_the_link_scan_has_its_worst_inputs_here() -> None:
 )
 def test_each_pattern_is_linear_on_its_worst_input(name: str, index: int) -> None:
     use, inputs = WORST[name]
-    pattern: re.Pattern[str] = getattr(skill_links, name)
+    pattern = _pattern(name)
     small, large = inputs[index](N), inputs[index](N * GROWTH)
     ratio = _growth(lambda: use(pattern, small), lambda: use(pattern, large))
     assert ratio < RATIO, f"{name} on input {index}: {ratio:.0f}× the time for {GROWTH}× the text"
