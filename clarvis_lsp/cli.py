@@ -255,7 +255,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
     from pathlib import Path
 
     from clarvis_lsp.batch.run import CheckRequest, UsageError, check_paths
-    from clarvis_lsp.config.project import RootSpec
+    from clarvis_lsp.config.project import parse_roots
     from clarvis_lsp.discovery import SkillRootInput, StartupError
     from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 
@@ -270,7 +270,10 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
         overrides["followSymlinks"] = False
     explicit_roots = None
     if args.root:
-        specs = [RootSpec.parse(text) for text in args.root]
+        try:
+            specs = parse_roots(args.root)
+        except ValueError as error:
+            return _refused(error)
         explicit_roots = tuple(SkillRootInput(spec.path, spec.scope, spec.source) for spec in specs)
     home = Path(os.path.abspath(os.path.expanduser(args.home))) if args.home else Path.home()
     request = CheckRequest(

@@ -15,7 +15,7 @@ from pathlib import Path
 from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import bulk_allocation
 from clarvis_lsp.batch.run import discover
-from clarvis_lsp.config.project import RootSpec, layered, load_project_config
+from clarvis_lsp.config.project import layered, load_project_config, parse_roots
 from clarvis_lsp.discovery import SkillRootInput, StartupError, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
@@ -50,7 +50,10 @@ def workspace_models(args: argparse.Namespace, cwd: Path, home: Path, *, trusted
     overrides = _overrides(args)
     explicit = None
     if args.root:
-        specs = [RootSpec.parse(text) for text in args.root]
+        try:
+            specs = parse_roots(args.root)
+        except ValueError as error:  # a --root value that names no directory: refused like a bad workspace
+            raise StartupError(str(error)) from None
         explicit = tuple(SkillRootInput(spec.path, spec.scope, spec.source) for spec in specs)
     directories: list[tuple[Path, Path]] = []  # (workspace, ceiling)
     if args.workspace:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -99,6 +99,20 @@ class RootSpec:
             return _root_of(parse_root(text))  # raises, with the message a root in a project file gets
         scope: Scope = "user" if parts.get("scope") == "user" else "workspace"
         return cls(path=parts["path"], scope=scope, source=parts.get("source", ""))
+
+
+def parse_roots(texts: Sequence[str]) -> tuple[RootSpec, ...]:
+    """The command line's ``--root`` values; raises ``ValueError`` with one line that names the value and what is
+    wrong with it (the message a root in a project file gets), never a validation report."""
+    specs = []
+    for text in texts:
+        try:
+            specs.append(RootSpec.parse(text))
+        except ValueError as error:
+            errors = getattr(error, "errors", None)
+            reason = errors()[0]["msg"] if callable(errors) else str(error)
+            raise ValueError(f"--root {text!r}: {reason}") from None
+    return tuple(specs)
 
 
 @dataclass(frozen=True)
