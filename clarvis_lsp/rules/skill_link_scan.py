@@ -279,19 +279,58 @@ def _definitions_stand_alone(region: str) -> bool:
 def _has_code_indent(region: str) -> bool:
     """Whether a line of ``region`` may be indented code: four spaces (or a tab) before its text, unless the line
     before it holds plain paragraph text, which the indented line continues (an indented code block cannot
-    interrupt a paragraph: CommonMark 4.4). That is the nested list item of most skills (``- step`` then
-    ``    - detail``). Anything else before it (a blank line, a heading, a quote, a tab, the region's start after a
-    fence) leaves the question to the parse."""
+    interrupt a paragraph: CommonMark 4.4), and unless blank lines separate it from the first line of a list item
+    it belongs to (``_inside_a_list_item``). Those are the nested list items of most skills (``- step`` then
+    ``    - detail``, with a blank line between them or not). Anything else before it (a heading, a quote, a tab,
+    the region's start after a fence, blank lines after other text) leaves the question to the parse."""
     if _CODE_INDENT_AT_START.match(region) is not None:
         return True
     if "\r" in region or "\t" in region:
         return _CODE_INDENT_AFTER_BREAK.search(region) is not None
+    # An HTML block of the region may end at a blank line: what follows it is read by the parse.
+    after_blank_lines = "<" not in region or _HTML_START.search(region) is None
     for indented in _CODE_INDENT_AFTER_BREAK.finditer(region):
         line_break = indented.start()
-        previous = region[region.rfind("\n", 0, line_break) + 1 : line_break]
-        if not _continues_a_paragraph(previous):
+        line_start = region.rfind("\n", 0, line_break) + 1
+        previous = region[line_start:line_break]
+        if _continues_a_paragraph(previous):
+            continue
+        if previous.strip(" ") or not after_blank_lines:
+            return True
+        indent = indented.end() - line_break - 2  # spaces only: a region with a tab was answered above
+        if not _inside_a_list_item(region, line_start, indent):
             return True
     return False
+
+
+def _inside_a_list_item(region: str, blank_start: int, indent: int) -> bool:
+    """Whether a line indented ``indent`` spaces after blank lines (the first one starting at ``blank_start``) is
+    part of the list item whose first line is the nearest line above them, and not code there: indented at least to
+    the item's text and less than four columns beyond it (CommonMark 5.2: ``- step``, a blank line, then
+    ``    - detail`` is a nested list). Only an item that surely starts on that line counts: a bullet, or an ordered
+    marker that may interrupt a paragraph (``1.``), or any ordered marker after a blank line."""
+    end = blank_start - 1
+    while end >= 0:
+        start = region.rfind("\n", 0, end) + 1
+        line = region[start:end]
+        if line.strip(" "):
+            break
+        end = start - 1
+    else:
+        return False  # only blank lines above: the region starts after a fence, or the body starts here
+    item = _LIST_ITEM_START.match(line)
+    if item is None or _THEMATIC_BREAK.fullmatch(line) is not None:
+        return False
+    marker = line.lstrip(" ")[0]
+    if marker.isdigit() and not line.lstrip(" ").startswith(("1.", "1)")):
+        before = region[region.rfind("\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)] if start else ""
+        if before.strip(" "):
+            return False  # `2.` right after text may be that paragraph's continuation, not an item
+    text_column = item.end()
+    return text_column <= indent < text_column + 4
+
+
+_THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
 
 
 _LIST_ITEM_START = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ ])")
@@ -300,11 +339,12 @@ _LIST_ITEM_START = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ ])")
 def _continues_a_paragraph(line: str) -> bool:
     """Whether ``line`` is plain paragraph text (alone or as a list item's first line, a task's box aside), so that
     a paragraph is open after it: text starting with a letter or a digit, or with emphasis or a code span around
-    one. A line indented four spaces or more here was accepted as such a continuation itself (``_has_code_indent``
-    reads in order)."""
+    one. A line indented four spaces or more here was accepted as not code (``_has_code_indent`` reads in order):
+    as a paragraph's continuation or as the text of a list item, where it opens a paragraph only if its own text is
+    plain as well (``# heading`` there is a heading, after which an indented line may be code)."""
     text = line.lstrip(" ")
     if len(line) - len(text) >= 4:
-        return bool(text.strip())
+        line = text
     item = _LIST_ITEM_START.match(line)
     if item is not None:
         text = line[item.end() :]

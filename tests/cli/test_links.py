@@ -268,6 +268,11 @@ _FRAGMENTS = (
     "\n    - ",
     "\n- a\n    ",
     "\n- **a**\n    ",
+    "\n- a\n\n    ",
+    "\n2. a\n\n    ",
+    "\n1) a\n\n\n      ",
+    "\n* * *\n\n    ",
+    "\n\n    - ",
     "\n* [ ] a\n    ",
     "\n1) `a`\n    ",
     "\n_a_\n    ",
@@ -334,6 +339,20 @@ _FRAGMENTS = (
 @hypothesis.example("a\n---\n    [a](b.md)\n")
 @hypothesis.example("1. a\n\n    [a](b.md)\n")
 @hypothesis.example("[a]: b.md\n    [c](d.md)\n")
+# ... and after blank lines, inside the list item above them (a nested list), or not (code).
+@hypothesis.example("- step\n\n    - [a](b.md)\n    - c\n")
+@hypothesis.example("- step\n\n      - [a](b.md)\n")
+@hypothesis.example("1. step\n\n\n    [a](b.md)\n")
+@hypothesis.example("a\n2. b\n\n    [a](b.md)\n")
+@hypothesis.example("- a\n2. b\n\n      [a](b.md)\n")
+@hypothesis.example("* * *\n\n    [a](b.md)\n")
+@hypothesis.example("- - -\n\n    [a](b.md)\n")
+@hypothesis.example("<details>\n- a\n\n    [a](b.md)\n")
+@hypothesis.example("# h\n\n    [a](b.md)\n")
+@hypothesis.example("- a\n  b\n\n    [a](b.md)\n")
+@hypothesis.example("10. a\n\n    [a](b.md)\n")
+@hypothesis.example("-\ta\n\n    [a](b.md)\n")
+@hypothesis.example("1) a\n\n\n      # h\n        [a](b.md)")  # a heading in the item: code may follow it
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 

@@ -49,6 +49,10 @@ def _all(pattern: re.Pattern[str], text: str) -> object:
     return [found.span() for found in pattern.finditer(text)]
 
 
+def _fullmatch(pattern: re.Pattern[str], text: str) -> object:
+    return pattern.fullmatch(text)
+
+
 def _sub(pattern: re.Pattern[str], text: str) -> object:
     return pattern.sub(" ", text)
 
@@ -58,6 +62,7 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_SCHEME": (_match, [lambda n: "a" * n]),
     "_LIST_ITEM_START": (_match, [lambda n: "1" * n, lambda n: "- " + " " * n]),
     "_PARAGRAPH_OPENING": (_match, [lambda n: "*" * n, lambda n: "`" * n]),
+    "_THEMATIC_BREAK": (_fullmatch, [lambda n: "*" * n + "x", lambda n: "- " * n + "x", lambda n: "_ \t" * n + "a"]),
     "_BACKTICKS": (_all, [lambda n: "`" * n, lambda n: "a`" * n]),
     "_ESCAPED": (_sub, [lambda n: "\\" * n]),
     "_BACKSLASH_ESCAPE": (_sub, [lambda n: "\\" * n]),
@@ -137,6 +142,8 @@ BODIES: dict[str, Callable[[int], str]] = {
     "indented lines after text": lambda n: "- a [b](c.md)\n    - d\n" * n,
     "indented lines after blank lines": lambda n: "\n    " * n + "a",
     "a long nested list": lambda n: "- a [b](c.md)\n" + "    - d\n" * n,
+    "nested lists after blank lines": lambda n: "- a [b](c.md)\n\n    - d\n" * n,
+    "many blank lines, then an indented line": lambda n: "- a [b](c.md)\n" + "\n" * n + "    d",
     "an indented line after a long one": lambda n: "**" + "a" * n + "\n    b [c](d.md)",
     "a block of definitions after a paragraph": lambda n: "a\n" + "[a]: b.md\n" * n,
     "a block of definitions": lambda n: "\n" + "[a]: b.md\n" * n + "[x][a]",
