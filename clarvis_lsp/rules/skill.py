@@ -180,6 +180,8 @@ def _remove_entry(document: SkillDocument, entry: FrontmatterEntry) -> TextEdit 
 def _anchor_used_elsewhere(document: SkillDocument, entry: FrontmatterEntry) -> bool:
     """Whether a node written inside ``entry`` (an ``&anchor``) is also reached from another entry (``*anchor``):
     the composer hands both the same node object, so identity tells, without reading the text again."""
+    if "&" not in document.text[: document.body_offset]:
+        return False  # no anchor in the frontmatter (the common case): no node walk
     start = entry.key_range.end
     end = entry.value_range.end
     defined = {id(node) for node in _nodes(entry.node) if start <= entry.range_of(node).start < end}

@@ -6,6 +6,7 @@ so that neither imports the other for it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -20,7 +21,19 @@ def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.75) -> st
 
     Separator and case variants win outright (`PreToolUse` → `pre_tool_use`); otherwise difflib's ratio on
     the normalised forms decides, so `user-invokable` → `user-invocable` and `enabledPlugin` → `enabledPlugins`.
+    Answered once per word for a fixed tuple of candidates (a tree of skills repeats the same unknown fields).
     """
+    if isinstance(candidates, tuple):
+        return _closest_of_tuple(word, candidates, cutoff)
+    return _closest(word, candidates, cutoff)
+
+
+@functools.lru_cache(maxsize=4096)
+def _closest_of_tuple(word: str, candidates: tuple[str, ...], cutoff: float) -> str | None:
+    return _closest(word, candidates, cutoff)
+
+
+def _closest(word: str, candidates: Sequence[str], cutoff: float) -> str | None:
     if not word:
         return None
     folded = _normalise(word)
