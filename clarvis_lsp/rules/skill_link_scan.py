@@ -544,8 +544,38 @@ def _destinations(body: str, start: int, end: int) -> Iterator[tuple[int, str, b
 
 
 class _LinkAcrossLines(Exception):
-    """The fast scan met a link that spans a line break: only the block parse knows whether a block boundary
-    (a heading, a list item, a blank line) cuts it, so the body is parsed instead."""
+    """The fast scan met a link that spans a line break where a block boundary (a heading, a list item, a blank
+    line) might cut it: only the block parse knows, so the body is parsed instead."""
+
+
+def _within_one_paragraph(source: str, opener: int, link_end: int) -> bool:
+    """Whether the link written from ``opener`` to ``link_end`` in ``source`` lies in one paragraph: on one line, or
+    its line holds paragraph text (``_continues_a_paragraph``) and each line the link goes on to can only continue
+    that paragraph (``_plain_continuation``), as hard-wrapped prose does (``see the [setup\nguide](setup.md)``)."""
+    line_break = source.find("\n", opener, link_end)
+    if line_break == -1 and source.find("\r", opener, link_end) == -1:
+        return True
+    if line_break == -1 or source.find("\r", opener, link_end) != -1:
+        return False
+    if not _continues_a_paragraph(source[source.rfind("\n", 0, opener) + 1 : line_break]):
+        return False
+    while line_break != -1:
+        next_break = source.find("\n", line_break + 1)
+        if not _plain_continuation(source[line_break + 1 : next_break if next_break != -1 else len(source)]):
+            return False
+        line_break = source.find("\n", line_break + 1, link_end)
+    return True
+
+
+def _plain_continuation(line: str) -> bool:
+    """Whether ``line`` can only continue an open paragraph: text starting with a letter or a digit (emphasis or a
+    code span around one aside), never a list item, heading, quote, fence, HTML, rule or blank line, which may
+    start a block of their own."""
+    text = line.lstrip(" ")
+    if not text or _LIST_ITEM_START.match(text) is not None:
+        return False
+    opening = _PARAGRAPH_OPENING.match(text)
+    return opening is not None and text[opening.end() :][:1].isalnum()
 
 
 def _masked_destinations(
@@ -583,7 +613,7 @@ def _masked_destinations(
         parsed = _destination_after(masked, close + 2) if opener is not None else None
         if opener is not None and parsed is not None:
             dest_start, dest_end, link_end = parsed
-            if single_line and (masked.find("\n", opener, link_end) != -1 or masked.find("\r", opener, link_end) != -1):
+            if single_line and not _within_one_paragraph(source, opener, link_end):
                 raise _LinkAcrossLines
             is_image = opener > 0 and masked[opener - 1] == "!"
             yield start + dest_start, source[dest_start:dest_end], is_image

@@ -269,6 +269,9 @@ _FRAGMENTS = (
     "\n- a\n    ",
     "\n- **a**\n    ",
     "\n- a\n\n    ",
+    "see [the\n",
+    "guide](g.md) ",
+    "\nwrapped](w.md)",
     "\n2. a\n\n    ",
     "\n1) a\n\n\n      ",
     "\n* * *\n\n    ",
@@ -353,6 +356,18 @@ _FRAGMENTS = (
 @hypothesis.example("10. a\n\n    [a](b.md)\n")
 @hypothesis.example("-\ta\n\n    [a](b.md)\n")
 @hypothesis.example("1) a\n\n\n      # h\n        [a](b.md)")  # a heading in the item: code may follow it
+# Links whose text wraps onto the next line: one paragraph, or cut by a block that line starts.
+@hypothesis.example("see the [setup\nguide](setup.md) first\n")
+@hypothesis.example("- see the [setup\n  guide](setup.md)\n")
+@hypothesis.example("see the [setup\n- guide](setup.md)\n")
+@hypothesis.example("see the [setup\n1. guide](setup.md)\n")
+@hypothesis.example("see the [setup\n# guide](setup.md)\n")
+@hypothesis.example("see the [setup\n> guide](setup.md)\n")
+@hypothesis.example("see the [setup\n\nguide](setup.md)\n")
+@hypothesis.example("# see the [setup\nguide](setup.md)\n")
+@hypothesis.example("- a [b\n    - c](d.md)\n")
+@hypothesis.example("see [a\n**b**\nc](d.md)\n")
+@hypothesis.example("see [a\n---\nc](d.md)\n")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 

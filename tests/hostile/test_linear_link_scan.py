@@ -143,6 +143,8 @@ BODIES: dict[str, Callable[[int], str]] = {
     "indented lines after blank lines": lambda n: "\n    " * n + "a",
     "a long nested list": lambda n: "- a [b](c.md)\n" + "    - d\n" * n,
     "nested lists after blank lines": lambda n: "- a [b](c.md)\n\n    - d\n" * n,
+    "links wrapped onto the next line": lambda n: "see the [setup\nguide](setup.md) and " * n,
+    "a long line, then a wrapped link": lambda n: "a" * n + " [b\nc](d.md)",
     "many blank lines, then an indented line": lambda n: "- a [b](c.md)\n" + "\n" * n + "    d",
     "an indented line after a long one": lambda n: "**" + "a" * n + "\n    b [c](d.md)",
     "a block of definitions after a paragraph": lambda n: "a\n" + "[a]: b.md\n" * n,
