@@ -51,7 +51,7 @@ from clarvis_lsp.documents.json_builder import (
     Frame,
     TreeBuilder,
 )
-from clarvis_lsp.documents.json_nodes import JsonArray, JsonMember, JsonNode, JsonObject
+from clarvis_lsp.documents.json_nodes import JsonArray, JsonNode, JsonObject
 from clarvis_lsp.documents.json_tokens import (
     C_CLOSE_ARR,
     C_CLOSE_OBJ,
@@ -226,21 +226,9 @@ class _Parser(TreeBuilder):
         if state in (OBJ_KEY_NEXT, OBJ_KEY_FIRST):
             if NEEDS_DECODING.search(text, start + 1, end - 1) is not None:
                 return self.decoded_string(frame, start, end)
-            key = text[start + 1 : end - 1]
-            obj = frame.node
-            assert isinstance(obj, JsonObject)
-            member = JsonMember(key, start, end, None, None, obj)
-            obj.members.append(member)
-            by_key = obj._by_key
-            if key in by_key:
-                self.duplicate(obj, by_key[key], member)
-            by_key[key] = member
-            frame.member = member
-            frame.quiet = False
+            member = self.add_member(frame, text[start + 1 : end - 1], start, end)
             colon = m.start(T_STR_COLON)
-            if colon < 0:
-                frame.state = OBJ_COLON
-            else:
+            if colon >= 0:
                 member.colon = colon
                 frame.colon = colon
                 frame.state = OBJ_VALUE
