@@ -277,6 +277,24 @@ def _effective_configuration_changed(client: ClarvisClient, params: object) -> N
 # -- helpers for the tests ---------------------------------------------------------------------------------------
 
 
+def wire_form(value: Any) -> Any:
+    """A custom request's result as a client reads it off the wire: pygls hands it back as attribute objects."""
+    if hasattr(value, "_asdict"):
+        return {key: wire_form(item) for key, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [wire_form(item) for item in value]
+    if isinstance(value, dict):
+        return {key: wire_form(item) for key, item in value.items()}
+    return value
+
+
+async def custom_request(client: ClarvisClient, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Send one of the server's own requests (``clarvis/…``) and return its result in wire form."""
+    result: Any = await client.protocol.send_request_async(method, params)  # type: ignore[no-untyped-call]
+    plain: dict[str, Any] = wire_form(result)
+    return plain
+
+
 def write_file(root: Path, relative: str, text: str) -> Path:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)

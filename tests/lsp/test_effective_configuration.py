@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_support import ClarvisClient, diagnostics_for, open_document
+from lsp_support import ClarvisClient, custom_request, diagnostics_for, open_document
 from lsprotocol import types
 
 FIXTURE = Path(__file__).resolve().parents[1] / "cli" / "effective_fixture"
@@ -44,22 +44,6 @@ def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     shutil.copytree(FIXTURE / "ws", ws)
     return ws
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
-
-
-async def request(client: ClarvisClient, method: str, params: dict[str, Any]) -> dict[str, Any]:
-    result: Any = await client.protocol.send_request_async(method, params)  # type: ignore[no-untyped-call]
-    plain: dict[str, Any] = _plain(result)
-    return plain
 
 
 def cli_json(workspace: Path, home: Path, *args: str) -> dict[str, Any]:
@@ -93,19 +77,21 @@ def trust(client: ClarvisClient, trusted: bool) -> None:
 async def test_the_request_answers_what_effective_json_prints(
     client: ClarvisClient, workspace: Path, module_home: Path
 ) -> None:
-    answer = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    answer = await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
     printed = cli_json(workspace, module_home)
     assert answer["workspaces"] == printed["workspaces"]
     [model] = answer["workspaces"]
     assert model["trusted"] is False
     held = [hook for hook in model["hooks"] if hook["state"] == "held back until trust"]
     assert len(held) == 50 and held[0]["command"] == "./notify-team.sh"
-    trusted = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri(), "trusted": True})
+    trusted = await custom_request(
+        client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri(), "trusted": True}
+    )
     assert trusted["workspaces"] == cli_json(workspace, module_home, "--trusted")["workspaces"]
 
 
 async def test_why_walks_the_checklist_of_a_held_back_hook(client: ClarvisClient, workspace: Path) -> None:
-    answer = await request(client, "clarvis/why", {"name": "./notify-team.sh", "uri": workspace.as_uri()})
+    answer = await custom_request(client, "clarvis/why", {"name": "./notify-team.sh", "uri": workspace.as_uri()})
     [found] = answer["workspaces"]
     [hook] = found["answers"]
     assert hook["kind"] == "hook" and hook["state"] == "held back until trust"
@@ -124,7 +110,7 @@ async def test_trusting_the_workspace_runs_its_hooks_and_hides_the_trust_notices
     seen = client.effective_configuration_changes
     trust(client, True)
     assert await client.wait_for(lambda: client.effective_configuration_changes > seen)
-    answer = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    answer = await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
     [model] = answer["workspaces"]
     assert model["trusted"] is True
     states = {hook["command"]: hook["state"] for hook in model["hooks"]}
@@ -194,7 +180,7 @@ async def test_an_unsaved_buffer_changes_the_model(client: ClarvisClient, worksp
     del edited["mcpServers"]["search"]
     edited["hooks"] = edited["hooks"][:3]
     open_document(client, settings, json.dumps(edited, indent=2) + "\n")
-    answer = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    answer = await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
     [model] = answer["workspaces"]
     workspace_servers = [server["name"] for server in model["mcpServers"] if server["origin"] == "workspace"]
     assert workspace_servers == ["tracker"]
@@ -204,11 +190,11 @@ async def test_an_unsaved_buffer_changes_the_model(client: ClarvisClient, worksp
 
 async def test_toggling_trust_notifies_with_no_file_open(client: ClarvisClient, workspace: Path) -> None:
     """A view that shows the model (and nothing else open) learns that it changed when the setting does."""
-    before = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    before = await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
     assert before["workspaces"][0]["trusted"] is False
     await client.quiesce()
     seen = client.effective_configuration_changes
     trust(client, True)
     assert await client.wait_for(lambda: client.effective_configuration_changes > seen)
-    after = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    after = await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
     assert after["workspaces"][0]["trusted"] is True

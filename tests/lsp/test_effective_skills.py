@@ -7,27 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lsp_support import ClarvisClient, open_document, write_file
+from lsp_support import ClarvisClient, custom_request, open_document, write_file
 from lsprotocol import types
 
 
 async def effective(client: ClarvisClient, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    result: Any = await client.protocol.send_request_async(  # type: ignore[no-untyped-call]  # untyped in pygls
-        "clarvis/effectiveSkills", params or {}
-    )
-    # pygls hands custom results back as attribute objects; the wire form is what a client sees.
-    plain: dict[str, Any] = _plain(result)
-    return plain
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
+    return await custom_request(client, "clarvis/effectiveSkills", params or {})
 
 
 async def test_winner_and_shadowed_copies_in_precedence_order(client: ClarvisClient, workspace: Path) -> None:

@@ -6,21 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lsp_support import ClarvisClient, write_file
+from lsp_support import ClarvisClient, custom_request, write_file
 
 
 async def effective(client: ClarvisClient) -> dict[str, Any]:
-    result: Any = await client.protocol.send_request_async("clarvis/effectiveSkills", {})  # type: ignore[no-untyped-call]  # untyped in pygls
-    plain: dict[str, Any] = _plain(result)
-    return plain
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
+    return await custom_request(client, "clarvis/effectiveSkills", {})
 
 
 async def test_skills_of_a_misnamed_plugin_are_not_loaded(client: ClarvisClient, workspace: Path) -> None:

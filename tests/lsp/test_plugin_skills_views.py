@@ -15,27 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lsp_support import ClarvisClient, open_document, write_file
+from lsp_support import ClarvisClient, custom_request, open_document, write_file
 from lsprotocol import types
 
 PLUGIN = ".clarvis/plugins/kit"
 RENAMED = "---\nname: lint-strict\ndescription: Lints strictly.\n---\n"
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
-
-
-async def request(client: ClarvisClient, method: str, params: dict[str, Any]) -> dict[str, Any]:
-    result: Any = await client.protocol.send_request_async(method, params)  # type: ignore[no-untyped-call]
-    plain: dict[str, Any] = _plain(result)
-    return plain
 
 
 def cli(workspace: Path, home: Path, *args: str) -> str:
@@ -93,7 +77,7 @@ async def test_a_plugin_not_enabled_answers_with_its_unsaved_skill_everywhere(
 
     assert await bootstrap_candidates(client, manifest) == ["fmt", "lint-strict"]
     assert "Bootstrap skill `lint-strict`** — [" in await bootstrap_hover(client, manifest, "lint-strict")
-    served = kit_entry(await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()}))
+    served = kit_entry(await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()}))
     assert served["contributes"]["skills"] == ["fmt", "lint-strict"]
 
     lint.write_text(RENAMED, encoding="utf-8")  # the save
@@ -113,11 +97,11 @@ async def test_a_plugin_not_loaded_lists_a_new_unsaved_skill(
     new = workspace / PLUGIN / "skills" / "lint" / "SKILL.md"
     open_document(client, new, RENAMED)  # a new file, never saved
 
-    answer = await request(client, "clarvis/effectiveSkills", {})
+    answer = await custom_request(client, "clarvis/effectiveSkills", {})
     [found] = answer["workspaces"]
     served = [item["path"] for item in found["unloaded"] if item["source"] == "plugin:kit"]
     assert served == [str(workspace / PLUGIN / "skills/format/SKILL.md"), str(new)]
-    model = await request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
+    model = await custom_request(client, "clarvis/effectiveConfiguration", {"uri": workspace.as_uri()})
     assert kit_entry(model)["contributes"]["skills"] == ["fmt", "lint-strict"]
 
     new.write_text(RENAMED, encoding="utf-8")  # the save
