@@ -321,9 +321,9 @@ def _inside_a_list_item(region: str, blank_start: int, indent: int) -> bool:
     item = _LIST_ITEM_START.match(line)
     if item is None or _THEMATIC_BREAK.fullmatch(line) is not None:
         return False
-    marker = line.lstrip(" ")[0]
-    if marker.isdigit() and not line.lstrip(" ").startswith(("1.", "1)")):
-        before = region[region.rfind("\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)] if start else ""
+    marker = line.lstrip(" ")
+    if marker[0].isdigit() and not marker.startswith(("1.", "1)")) and start > 0:
+        before = region[region.rfind("\n", 0, start - 1) + 1 : start - 1]  # the line above the item's
         if before.strip(" "):
             return False  # `2.` right after text may be that paragraph's continuation, not an item
     text_column = item.end()
@@ -350,6 +350,11 @@ def _continues_a_paragraph(line: str) -> bool:
         text = line[item.end() :]
         if text[:4] in ("[ ] ", "[x] ", "[X] "):  # a task's box: text, and never a link definition's label
             text = text[4:]
+    return _starts_with_text(text)
+
+
+def _starts_with_text(text: str) -> bool:
+    """Whether ``text`` starts with a letter or a digit, or with emphasis or a code span around one."""
     opening = _PARAGRAPH_OPENING.match(text)
     return opening is not None and text[opening.end() :][:1].isalnum()
 
@@ -572,10 +577,7 @@ def _plain_continuation(line: str) -> bool:
     code span around one aside), never a list item, heading, quote, fence, HTML, rule or blank line, which may
     start a block of their own."""
     text = line.lstrip(" ")
-    if not text or _LIST_ITEM_START.match(text) is not None:
-        return False
-    opening = _PARAGRAPH_OPENING.match(text)
-    return opening is not None and text[opening.end() :][:1].isalnum()
+    return _LIST_ITEM_START.match(text) is None and _starts_with_text(text)
 
 
 def _masked_destinations(
