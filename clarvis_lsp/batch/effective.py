@@ -14,6 +14,7 @@ from pathlib import Path
 
 from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import bulk_allocation
+from clarvis_lsp.batch.plan import lookup_ceiling
 from clarvis_lsp.batch.run import discover
 from clarvis_lsp.config.project import layered, load_project_config, parse_roots
 from clarvis_lsp.discovery import SkillRootInput, StartupError, find_workspaces, markers_for, nearest_workspace
@@ -38,13 +39,6 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
     return overrides
 
 
-def _ceiling(path: Path, cwd: Path) -> Path:
-    """As ``--check``: the working directory when the path is inside it, else the path itself."""
-    if path == cwd or cwd in path.parents:
-        return cwd
-    return path if path.is_dir() else path.parent
-
-
 def workspace_models(args: argparse.Namespace, cwd: Path, home: Path, *, trusted: bool) -> list[Effective]:
     """The effective configuration of every workspace under the paths given. Raises ``StartupError``."""
     overrides = _overrides(args)
@@ -63,7 +57,7 @@ def workspace_models(args: argparse.Namespace, cwd: Path, home: Path, *, trusted
             target = Path(os.path.normpath(os.path.join(cwd, os.path.expanduser(given))))
             if not target.exists():
                 raise StartupError(f"No such file or directory: {given}")
-            ceiling = _ceiling(target, cwd)
+            ceiling = lookup_ceiling(target, cwd)
             config = layered(load_project_config(ceiling).config, overrides)
             markers = markers_for(config.preset)
             top = nearest_workspace(target, ceiling, markers)

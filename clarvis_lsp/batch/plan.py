@@ -72,7 +72,7 @@ class Plan:
         if self.request.workspace is not None:
             return self._engine_for(Path(os.path.abspath(self.request.workspace)))
         target = self.targets[0]
-        ceiling = _ceiling(target.absolute, self.request.cwd)
+        ceiling = lookup_ceiling(target.absolute, self.request.cwd)
         return self._engine_for(self._top_workspace(target, ceiling)[1], ceiling=ceiling)
 
     def walk(self) -> None:
@@ -82,7 +82,7 @@ class Plan:
             if request.workspace is not None:
                 self._walked_pair(self._engine_for(Path(os.path.abspath(request.workspace))), target)
                 continue
-            ceiling = _ceiling(target.absolute, request.cwd)
+            ceiling = lookup_ceiling(target.absolute, request.cwd)
             markers, top, top_excludes = self._top_workspace(target, ceiling)
             directories = [top]
             if target.absolute.is_dir():
@@ -188,7 +188,7 @@ def _target(given: str, cwd: Path) -> Target:
     return Target(given, absolute)
 
 
-def _ceiling(path: Path, cwd: Path) -> Path:
+def lookup_ceiling(path: Path, cwd: Path) -> Path:
     """How far up to look for the nearest workspace: the working directory when the path is inside it
     (pre-commit passes file names from the repository root), else the path itself."""
     if path == cwd or cwd in path.parents:
