@@ -293,14 +293,44 @@ def _has_code_indent(region: str) -> bool:
         line_break = indented.start()
         line_start = region.rfind("\n", 0, line_break) + 1
         previous = region[line_start:line_break]
+        indent = indented.end() - line_break - 2  # spaces only: a region with a tab was answered above
         if _continues_a_paragraph(previous):
+            if _LIST_ITEM_START.match(region, indented.end() - 1) and not _stays_in_an_open_block(
+                region, line_break, indent
+            ):
+                return True
             continue
         if previous.strip(" ") or not after_blank_lines:
             return True
-        indent = indented.end() - line_break - 2  # spaces only: a region with a tab was answered above
         if not _inside_a_list_item(region, line_start, indent):
             return True
     return False
+
+
+def _stays_in_an_open_block(region: str, line_break: int, indent: int) -> bool:
+    """Whether a list marker indented ``indent`` spaces (four or more), on the line after ``line_break``, leaves no
+    list item above it in a way that makes it code. A marker ends the paragraph of a deeper item and closes each
+    item whose text starts to its right; where it then stands four columns beyond the text of the item it lands
+    in, markdown-it reads it as code (``   - a`` then ``    - b``). So the nearest list item above at most as
+    indented must hold it (its text starts at or before the marker) or stand at the same indent (the marker then
+    lands where that item did); no item above it up to a blank line means it is read in the paragraph's own
+    block. A quote on the way leaves the question to the parse."""
+    end = line_break
+    while end >= 0:
+        start = region.rfind("\n", 0, end) + 1
+        line = region[start:end]
+        text = line.lstrip(" ")
+        if not text:
+            return True
+        if ">" in line[: len(line) - len(line.lstrip(" >-*+0123456789.)"))]:
+            return False
+        above_indent = len(line) - len(text)
+        if above_indent <= indent:
+            opening = _LIST_ITEM_START.match(text)
+            if opening is not None:
+                return above_indent == indent or above_indent + opening.end() <= indent
+        end = start - 1
+    return True
 
 
 def _inside_a_list_item(region: str, blank_start: int, indent: int) -> bool:
@@ -321,13 +351,52 @@ def _inside_a_list_item(region: str, blank_start: int, indent: int) -> bool:
     item = _LIST_ITEM_START.match(line)
     if item is None or _THEMATIC_BREAK.fullmatch(line) is not None:
         return False
-    marker = line.lstrip(" ")
-    if marker[0].isdigit() and not marker.startswith(("1.", "1)")) and start > 0:
-        before = region[region.rfind("\n", 0, start - 1) + 1 : start - 1]  # the line above the item's
-        if before.strip(" "):
-            return False  # `2.` right after text may be that paragraph's continuation, not an item
+    if not _surely_an_item(region, start, line):
+        return False
     text_column = item.end()
     return text_column <= indent < text_column + 4
+
+
+def _surely_an_item(region: str, start: int, line: str) -> bool:
+    """Whether ``line`` (at ``start`` in ``region``), which opens with a list marker and text at most three columns
+    in, starts a list item. A bullet does, and so does ``1.``. Another ordered marker right after paragraph text
+    continues that paragraph (CommonMark 5.3) unless the paragraph is inside a list item whose text starts to the
+    right of the marker: ``2. step``, then ``    - detail`` lines, then ``3. next`` is the list going on. So the
+    lines above must be nested bullets (indented to the text of an item and less than four columns beyond it),
+    up to an item that surely starts itself (blank lines between them keep the item open, as the bullets are
+    indented to its text); anything else leaves the question to the parse."""
+    marker = line.lstrip(" ")
+    if not marker[0].isdigit() or marker.startswith(("1.", "1)")):
+        return True
+    item_indent = len(line) - len(marker)
+    nested: list[int] = []  # the indents of the nested bullets between the item above and this one
+    end = start - 1
+    while end >= 0:
+        above_start = region.rfind("\n", 0, end) + 1
+        above = region[above_start:end]
+        text = above.lstrip(" ")
+        if not text:
+            if not nested:
+                return True  # after a blank line an ordered marker starts a list
+            end = above_start - 1  # blank lines inside the item above (a loose list): its bullets are below
+            continue
+        indent = len(above) - len(text)
+        opening = _LIST_ITEM_START.match(text)
+        if opening is None or _THEMATIC_BREAK.fullmatch(text) is not None:
+            return False
+        if indent >= 4:
+            if text[0] not in "-+*":
+                return False
+            nested.append(indent)
+        else:
+            column = indent + opening.end()
+            return (
+                item_indent < column
+                and all(column <= nested_indent < column + 4 for nested_indent in nested)
+                and _surely_an_item(region, above_start, above)
+            )
+        end = above_start - 1
+    return not nested  # the region starts here
 
 
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
@@ -354,13 +423,21 @@ def _continues_a_paragraph(line: str) -> bool:
 
 
 def _starts_with_text(text: str) -> bool:
-    """Whether ``text`` starts with a letter or a digit, or with emphasis or a code span around one."""
+    """Whether ``text`` starts with a letter or a digit, or with emphasis or a code span around one. A printable
+    character beyond ASCII that is not white space counts as a letter here (``❌ avoid``, ``→ next``, ``– aside``):
+    no block starts with one, and public skills open many list items with a symbol."""
     opening = _PARAGRAPH_OPENING.match(text)
-    return opening is not None and text[opening.end() :][:1].isalnum()
+    if opening is None or _EMPTY_ORDERED_ITEM.match(text) is not None:
+        return False
+    first = text[opening.end() : opening.end() + 1]
+    return first.isalnum() or (first > "\x7f" and first.isprintable() and not first.isspace())
 
 
-# Emphasis or a code span that may open a paragraph's text (``**Bold**``, ``_term_``, `` `name` ``), before its letter.
-_PARAGRAPH_OPENING = re.compile(r"(?:[*_]{1,3}|`{1,2})?")
+# Emphasis or a code span that may open a paragraph's text (``**Bold**``, ``_term_``, `` `name` ``, ``**`name`**``),
+# before its letter. Neither a run of `*` and `_` followed by a letter nor one or two backticks starts a block.
+_PARAGRAPH_OPENING = re.compile(r"(?:[*_]+`{0,2}|`{1,2})?")
+# An ordered marker with nothing after it (``3.``): an empty list item where no paragraph is open, not text.
+_EMPTY_ORDERED_ITEM = re.compile(r"[0-9]{1,9}[.)][ \t]*$")
 
 
 def _plainly_structured(body: str) -> bool:

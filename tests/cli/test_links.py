@@ -283,6 +283,15 @@ _FRAGMENTS = (
     "1.",
     "# h\n    ",
     "é",
+    "❌ ",
+    "\u00a0",
+    "\u200b",
+    "\n3. a",
+    "\n2. ",
+    "\n  - a",
+    "\n    - ❌ a\n    ",
+    "**`a`** ",
+    "****a",
     "<div>",
     "<c.md>",
     "    ",
@@ -368,6 +377,18 @@ _FRAGMENTS = (
 @hypothesis.example("- a [b\n    - c](d.md)\n")
 @hypothesis.example("see [a\n**b**\nc](d.md)\n")
 @hypothesis.example("see [a\n---\nc](d.md)\n")
+# Paragraph text opening with a symbol, or with emphasis around a code span, and ordered items after nested bullets.
+@hypothesis.example("- ❌ avoid\n    [a](b.md)\n")
+@hypothesis.example("- **`a`**: b\n    [a](b.md)\n")
+@hypothesis.example("\u00a0a\n    [a](b.md)\n")
+@hypothesis.example("\u200ba\n    [a](b.md)\n")
+@hypothesis.example("2. a\n    - b\n3. c\n\n    [a](b.md)\n")
+@hypothesis.example("2. a\n\n    - b\n    - c\n3. d\n\n    [a](b.md)\n")
+@hypothesis.example("a\n2. a\n    - b\n3. c\n\n    [a](b.md)\n")
+@hypothesis.example("a\n    - b\n3. c\n\n    [a](b.md)\n")
+@hypothesis.example("- a\n   3. c\n\n      [a](b.md)\n")
+@hypothesis.example("- a\n\n3. c\n\n    [a](b.md)\n")
+@hypothesis.example("1. a\n        - b\n3. c\n\n    [a](b.md)\n")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 

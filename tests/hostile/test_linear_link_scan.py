@@ -61,7 +61,8 @@ def _sub(pattern: re.Pattern[str], text: str) -> object:
 WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_SCHEME": (_match, [lambda n: "a" * n]),
     "_LIST_ITEM_START": (_match, [lambda n: "1" * n, lambda n: "- " + " " * n]),
-    "_PARAGRAPH_OPENING": (_match, [lambda n: "*" * n, lambda n: "`" * n]),
+    "_PARAGRAPH_OPENING": (_match, [lambda n: "*" * n, lambda n: "`" * n, lambda n: "*_" * n + "``x"]),
+    "_EMPTY_ORDERED_ITEM": (_match, [lambda n: "1" * n, lambda n: "1." + " \t" * n + "x"]),
     "_THEMATIC_BREAK": (_fullmatch, [lambda n: "*" * n + "x", lambda n: "- " * n + "x", lambda n: "_ \t" * n + "a"]),
     "_BACKTICKS": (_all, [lambda n: "`" * n, lambda n: "a`" * n]),
     "_ESCAPED": (_sub, [lambda n: "\\" * n]),
