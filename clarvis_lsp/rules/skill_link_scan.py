@@ -80,6 +80,8 @@ def _find(text: str, needle: str, start: int = 0) -> int:
 _HTML_START = re.compile(r"<[A-Za-z!/?]")
 # A fence marker after something else on its line: in a list item or a quote it may open a fenced block.
 _FENCE_INSIDE_A_LINE = re.compile(r"^(?! {0,3}(?:```|~~~)).*?(?:```|~~~)", re.MULTILINE)
+# An indented fence line: in a body with CR, left to the parse (see ``_indented_fences_hold``).
+_INDENTED_FENCE = re.compile(r"^ {1,3}(?:```|~~~)", re.MULTILINE)
 # A quote or a list item whose text may start indented as code (after `>` and two spaces, or a list marker and five).
 _CONTAINER_INDENT = re.compile(
     _CONTAINER_MARKERS + r"(?:>(?:  |[ ]?\t)|(?:[-*+]|[0-9]{1,9}[.)])(?: {5}| {0,4}\t))",
@@ -102,32 +104,38 @@ _DEFINITION_IN_PARAGRAPH = re.compile(r"\S[^\S\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:"
 _LABEL_ACROSS_LINES = re.compile(r"\[[^\[\]\r\n]*[\r\n][^\[\]]*\]:")
 
 
-def _plain_regions(body: str) -> list[tuple[int, str]] | None:
+def _plain_regions(body: str, *, every_region: bool = False) -> list[tuple[int, str]] | None:
     """The stretches of ``body`` outside fenced code, each as (offset, masked text), when fences are the only block
     structure that can hide a link here: then scanning them finds exactly what the CommonMark block parse finds, at
     a fraction of its cost (most SKILL.md bodies: headings, paragraphs, lists and fenced examples; comments and
     ``<details>`` blocks after a blank line are blanked, see ``_html_blocks_blanked``). None when anything else
     may: other HTML outside code, a line that may be indented code, a quote or list item whose text
     may be indented code, a fence marker after something else on its line, a definition-like line inside a
-    paragraph or one with more on its line, a code span across lines. That body takes the parse (as does one
-    where ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
-    decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes."""
+    paragraph or one with more on its line, a code span across lines. Only a region that holds a link, a
+    definition or HTML is asked: what the others hold hides nothing elsewhere, since the fence lines are found
+    apart and only an HTML block can hold one. That body takes the parse (as does one where
+    ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
+    decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes.
+    ``every_region``: ask the others too, as the scan did when the share of public skills that take the parse
+    was measured (the yardstick ``tests/core/test_benchmark_corpus.py`` holds the realistic corpus to)."""
     fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
     fences: list[tuple[int, int, str, str]] | None = None
     if fenced and "\r" not in body:
         fences = _fence_lines(body)
-        if _fence_markers_inside_lines(body, fences):
+        if fences is None or not _indented_fences_hold(body, fences):
             return None
-    elif fenced and _FENCE_INSIDE_A_LINE.search(body):
-        return None
-    # What _CONTAINER_INDENT needs, found first without it (it tries every line of every body otherwise).
-    if _may_indent_a_container(body) and _CONTAINER_INDENT.search(body):
+    elif fenced and (_FENCE_INSIDE_A_LINE.search(body) or _INDENTED_FENCE.search(body)):
         return None
     # Code indentation starts a line (after a line break or at the start): four spaces there, or a tab.
     may_indent = "\t" in body or body.startswith("    ") or "\n    " in body
     regions: list[tuple[int, str]] = []
     for start, end in _unfenced_regions(body, fenced) if fences is None else _regions_between(body, fences):
         raw = body[start:end]
+        if not every_region and "<" not in raw and _find(raw, "](") == -1 and _find(raw, "]:") == -1:
+            continue  # no link, no definition, no HTML that a fence marker may stand in: nothing to read here
+        # What _CONTAINER_INDENT needs, found first without it (it tries every line of the region otherwise).
+        if _may_indent_a_container(raw) and _CONTAINER_INDENT.search(raw):
+            return None
         region, crosses = _masked_text(raw, comments=False)
         if crosses:
             return None
@@ -314,9 +322,14 @@ def _stays_in_an_open_block(region: str, line_break: int, indent: int) -> bool:
     in, markdown-it reads it as code (``   - a`` then ``    - b``). So the nearest list item above at most as
     indented must hold it (its text starts at or before the marker) or stand at the same indent (the marker then
     lands where that item did); no item above it up to a blank line means it is read in the paragraph's own
-    block. A quote on the way leaves the question to the parse."""
+    block. A quote on the way, or no answer within ``_LINES_READ_BACK`` lines, leaves the question to the
+    parse."""
     end = line_break
+    budget = _LINES_READ_BACK
     while end >= 0:
+        budget -= 1
+        if budget < 0:
+            return False
         start = region.rfind("\n", 0, end) + 1
         line = region[start:end]
         text = line.lstrip(" ")
@@ -364,39 +377,48 @@ def _surely_an_item(region: str, start: int, line: str) -> bool:
     right of the marker: ``2. step``, then ``    - detail`` lines, then ``3. next`` is the list going on. So the
     lines above must be nested bullets (indented to the text of an item and less than four columns beyond it),
     up to an item that surely starts itself (blank lines between them keep the item open, as the bullets are
-    indented to its text); anything else leaves the question to the parse."""
-    marker = line.lstrip(" ")
-    if not marker[0].isdigit() or marker.startswith(("1.", "1)")):
-        return True
-    item_indent = len(line) - len(marker)
-    nested: list[int] = []  # the indents of the nested bullets between the item above and this one
-    end = start - 1
-    while end >= 0:
-        above_start = region.rfind("\n", 0, end) + 1
-        above = region[above_start:end]
-        text = above.lstrip(" ")
-        if not text:
-            if not nested:
-                return True  # after a blank line an ordered marker starts a list
-            end = above_start - 1  # blank lines inside the item above (a loose list): its bullets are below
-            continue
-        indent = len(above) - len(text)
-        opening = _LIST_ITEM_START.match(text)
-        if opening is None or _THEMATIC_BREAK.fullmatch(text) is not None:
-            return False
-        if indent >= 4:
+    indented to its text), read back at most ``_LINES_READ_BACK`` lines; anything else leaves the question to
+    the parse."""
+    budget = _LINES_READ_BACK
+    while True:
+        marker = line.lstrip(" ")
+        if not marker[0].isdigit() or marker.startswith(("1.", "1)")):
+            return True
+        item_indent = len(line) - len(marker)
+        nested: list[int] = []  # the indents of the nested bullets between the item above and this one
+        end = start - 1
+        while True:
+            if end < 0:
+                return not nested  # the region starts here
+            budget -= 1
+            if budget < 0:
+                return False
+            above_start = region.rfind("\n", 0, end) + 1
+            above = region[above_start:end]
+            text = above.lstrip(" ")
+            end = above_start - 1
+            if not text:
+                if not nested:
+                    return True  # after a blank line an ordered marker starts a list
+                continue  # blank lines inside the item above (a loose list): its bullets are below them
+            indent = len(above) - len(text)
+            opening = _LIST_ITEM_START.match(text)
+            if opening is None or _THEMATIC_BREAK.fullmatch(text) is not None:
+                return False
+            if indent < 4:
+                break
             if text[0] not in "-+*":
                 return False
             nested.append(indent)
-        else:
-            column = indent + opening.end()
-            return (
-                item_indent < column
-                and all(column <= nested_indent < column + 4 for nested_indent in nested)
-                and _surely_an_item(region, above_start, above)
-            )
-        end = above_start - 1
-    return not nested  # the region starts here
+        column = indent + opening.end()
+        if item_indent >= column or not all(column <= nested_indent < column + 4 for nested_indent in nested):
+            return False
+        start, line = above_start, above  # the item above must surely start too
+
+
+_LINES_READ_BACK = 64
+"""How many lines above a line ``_surely_an_item`` and ``_stays_in_an_open_block`` read at most: enough for the
+lists people write, and each line of a body is then read a bounded number of times (linear in the body)."""
 
 
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
@@ -482,30 +504,66 @@ def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[i
         yield region_start, len(body)
 
 
-# A line that may open or close a fence, in a body whose lines end only at LF: at the start, or after a line break.
+# A line that opens with a fence marker, read from its start in a body whose lines end only at LF.
 _FENCE_TEXT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
-_FENCE_TEXT_AFTER_BREAK = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
-def _fence_lines(body: str) -> list[tuple[int, int, str, str]]:
+def _fence_lines(body: str) -> list[tuple[int, int, str, str]] | None:
     """(start, end after its line break, marker, rest of the line) of each line that starts with a fence marker, in
-    a body without CR: found by the regular expression engine (a search for line breaks) instead of a loop over
-    every line in Python, which cost a tenth of a check of realistic skills."""
-    found = []
-    first = _FENCE_TEXT.match(body)
-    if first is not None:
-        found.append((0, min(first.end() + 1, len(body)), first.group(1), first.group(2)))
-    for match in _FENCE_TEXT_AFTER_BREAK.finditer(body):
-        found.append((match.start() + 1, min(match.end() + 1, len(body)), match.group(1), match.group(2)))
-    return found
+    a body without CR; None when a fence marker stands on a line that does not start with one (in a list item or a
+    quote it may open a fenced block). Found from the markers themselves (``_find``), not by a pattern tried at
+    every line break, which cost a tenth of a check of realistic skills."""
+    found: dict[int, tuple[int, int, str, str]] = {}
+    for needle in ("```", "~~~"):
+        marker = _find(body, needle)
+        while marker != -1:
+            line_start = body.rfind("\n", 0, marker) + 1
+            line = found.get(line_start)
+            if line is None:
+                opening = _FENCE_TEXT.match(body, line_start)
+                if opening is None:
+                    return None
+                line = found[line_start] = (
+                    line_start,
+                    min(opening.end() + 1, len(body)),
+                    opening.group(1),
+                    opening.group(2),
+                )
+            marker = _find(body, needle, line[1])  # every marker on a fence line is on one
+    return [found[start] for start in sorted(found)]
 
 
-def _fence_markers_inside_lines(body: str, fences: list[tuple[int, int, str, str]]) -> bool:
-    """``_FENCE_INSIDE_A_LINE.search(body)`` for a body without CR, given its ``_fence_lines``: whether a fence
-    marker stands on a line that does not start with one. Markers cannot span a line break, so the body holds as
-    many as its lines do, and every one is on a fence line exactly when the fence lines hold them all."""
-    on_fence_lines = sum(body.count("```", start, end) + body.count("~~~", start, end) for start, end, _, _ in fences)
-    return body.count("```") + body.count("~~~") != on_fence_lines
+# A line indented less than one, two or three spaces (by its indentation: index 1, 2 or 3), after a line break.
+_LESS_INDENTED = (None, re.compile(r"\n[^ \n]"), re.compile(r"\n ?[^ \n]"), re.compile(r"\n {0,2}[^ \n]"))
+
+
+def _indented_fences_hold(body: str, fences: list[tuple[int, int, str, str]]) -> bool:
+    """Whether each fenced block of a body without CR whose opening fence is indented (one to three spaces: it may
+    stand in a list item) keeps every line up to its closing fence indented at least as far. A line indented
+    less may end the list item, and the block with it (a block inside an item ends with the item); the next fence
+    marker then opens a block instead of closing one. The parse decides those bodies. The opening and closing
+    rules are ``_regions_between``'s."""
+    if all(body[start] != " " for start, _, _, _ in fences):
+        return True  # most bodies: every fence at the start of its line
+    fence: str | None = None
+    indent = 0
+    block_start = 0
+    for start, end, marker, rest in fences:
+        if fence is None:
+            if marker[0] == "`" and "`" in rest:
+                continue
+            fence = marker
+            indent = body.index(marker, start) - start
+            block_start = end - 1
+        elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip(" \t\r\n"):
+            fence = None
+            pattern = _LESS_INDENTED[indent]
+            if pattern is not None and pattern.search(body, block_start, end) is not None:
+                return False
+    if fence is not None:
+        pattern = _LESS_INDENTED[indent]
+        return pattern is None or pattern.search(body, block_start) is None
+    return True
 
 
 def _regions_between(body: str, fences: list[tuple[int, int, str, str]]) -> Iterator[tuple[int, int]]:

@@ -51,7 +51,6 @@ from clarvis_lsp.rules.skill_link_scan import _ESCAPED as _ESCAPED
 from clarvis_lsp.rules.skill_link_scan import _FENCE_INSIDE_A_LINE as _FENCE_INSIDE_A_LINE
 from clarvis_lsp.rules.skill_link_scan import _FENCE_LINE as _FENCE_LINE
 from clarvis_lsp.rules.skill_link_scan import _FENCE_TEXT as _FENCE_TEXT
-from clarvis_lsp.rules.skill_link_scan import _FENCE_TEXT_AFTER_BREAK as _FENCE_TEXT_AFTER_BREAK
 from clarvis_lsp.rules.skill_link_scan import _HTML_BLOCK_OPENING as _HTML_BLOCK_OPENING
 from clarvis_lsp.rules.skill_link_scan import _HTML_START as _HTML_START
 from clarvis_lsp.rules.skill_link_scan import _LABEL_ACROSS_LINES as _LABEL_ACROSS_LINES
@@ -67,7 +66,6 @@ from clarvis_lsp.rules.skill_link_scan import _bracket_pairs as _bracket_pairs
 from clarvis_lsp.rules.skill_link_scan import _definitions as _definitions
 from clarvis_lsp.rules.skill_link_scan import _destinations as _destinations
 from clarvis_lsp.rules.skill_link_scan import _fence_lines as _fence_lines
-from clarvis_lsp.rules.skill_link_scan import _fence_markers_inside_lines as _fence_markers_inside_lines
 from clarvis_lsp.rules.skill_link_scan import _find as _find
 from clarvis_lsp.rules.skill_link_scan import _line_starts as _line_starts
 from clarvis_lsp.rules.skill_link_scan import _LinkAcrossLines as _LinkAcrossLines

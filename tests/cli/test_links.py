@@ -292,6 +292,9 @@ _FRAGMENTS = (
     "\n    - ❌ a\n    ",
     "**`a`** ",
     "****a",
+    "\n  ```\n",
+    "\n-     x",
+    "\n>     y",
     "<div>",
     "<c.md>",
     "    ",
@@ -389,6 +392,16 @@ _FRAGMENTS = (
 @hypothesis.example("- a\n   3. c\n\n      [a](b.md)\n")
 @hypothesis.example("- a\n\n3. c\n\n    [a](b.md)\n")
 @hypothesis.example("1. a\n        - b\n3. c\n\n    [a](b.md)\n")
+# Found by a random search: an empty ordered item; a marker that dedents out of a deeper item into code; a fence
+# in a list item that the item's end closes (the next marker then opens a block); what linkless regions hold.
+@hypothesis.example("***\n3.\n        [a](b.md)\n1. c")
+@hypothesis.example("   - p\n     - h\n    - g\n    [a](b.md)")
+@hypothesis.example("   - x\n   more\n    - y\n    [a](b.md)")
+@hypothesis.example("- a\n  ```\n\n- a\n      [a](b.md)")
+@hypothesis.example("- a\n  ```\n  x\n```\n[a](b.md)\n```\n")
+@hypothesis.example("1. a\n   ```\n   x\n   ```\n   [a](b.md)")
+@hypothesis.example(">  a\n- a\n  ```\n\n- a\n      [a](b.md)")
+@hypothesis.example("-     x\n```\n```\n[a](b.md)")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 

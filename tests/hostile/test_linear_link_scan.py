@@ -105,6 +105,7 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
         [lambda n: "[" + "a" * n, lambda n: "[a]:" + " " * n, lambda n: "[a]: " + "b" * n + " "],
     ),
     "_BLANK_LINE": (_search, [lambda n: "\n" + " " * n + "x", lambda n: "\n \t" * n]),
+    "_INDENTED_FENCE": (_search, [lambda n: "\n  " * n, lambda n: "\n   ``" * n]),
     "_FENCE_INSIDE_A_LINE": (_search, [lambda n: "a" * n, lambda n: "``a" * n]),
     "_CONTAINER_INDENT": (_search, [lambda n: "> " * n, lambda n: "1. " * n, lambda n: "- " * n + "x"]),
     "_CODE_INDENT_AT_START": (_match, [lambda n: " " * n]),
@@ -122,7 +123,6 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_LABEL_ACROSS_LINES": (_search, [lambda n: "[" + "a\n" * n, lambda n: "[\n" * n, lambda n: "[" + "\n" * n + "]"]),
     "_BRACKET": (_all, [lambda n: "[" * n]),
     "_FENCE_TEXT": (_match, [lambda n: "`" * n, lambda n: "```" + "a" * n]),
-    "_FENCE_TEXT_AFTER_BREAK": (_all, [lambda n: "\n```" * n, lambda n: "\n" * n, lambda n: "\n" + "`" * n]),
 }
 
 # Whole bodies, through the scan a check runs (both readings: the fast scan and the block parse).
@@ -149,6 +149,11 @@ BODIES: dict[str, Callable[[int], str]] = {
     "many blank lines, then an indented line": lambda n: "- a [b](c.md)\n" + "\n" * n + "    d",
     "an indented line after a long one": lambda n: "**" + "a" * n + "\n    b [c](d.md)",
     "a block of definitions after a paragraph": lambda n: "a\n" + "[a]: b.md\n" * n,
+    "ordered items after nested bullets": lambda n: "[a](b.md)\n" + "3. a\n\n    - c\n" * n,
+    "list markers indented less and less": lambda n: (
+        "- a [b](c.md)\n" + "".join(" " * (4 + n - k) + "- d\n" for k in range(n))
+    ),
+    "fence lines with markers after them": lambda n: "``` ~~~ ```\n[a](b.md)\n" * n,
     "a block of definitions": lambda n: "\n" + "[a]: b.md\n" * n + "[x][a]",
     "HTML starts after blank lines": lambda n: "\n" * n + "<b>" * n,
 }
