@@ -81,7 +81,9 @@ def discover(
         context.skill_config,
         overlay=engine.overlay,
         reader=engine.reader,
-        strategy=SpreadScan(engine.reader, jobs, ahead.computed, meanwhile),
+        strategy=SpreadScan(
+            engine.reader, jobs, ahead.computed, meanwhile, follow_symlinks=context.skill_config.follow_symlinks
+        ),
         visit=ahead if targets else None,
     )
     engine.set_discovered(context.discovered(registry))

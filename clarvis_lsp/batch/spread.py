@@ -19,11 +19,13 @@ from clarvis_lsp.discovery.io import DirectoryReader, DirectoryWork
 from clarvis_lsp.discovery.skill_config import SkillRoot
 from clarvis_lsp.discovery.skills import DirScan, SkillInfo
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.text import decode
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 
-_SentSkill = tuple[str, str, "str | bytes", tuple[str, ...]]
+_SentSkill = tuple[str, str, "str | bytes | None", tuple[str, ...]]
 """A directory that holds just a skill, as a worker process sends it: name, description, SKILL.md's content (its
-bytes when they decode cleanly, ``UnparsedSkill``) and the resources."""
+bytes when they decode cleanly, ``UnparsedSkill``; None when the worker checked it, see ``_sent``) and the
+resources."""
 
 T = TypeVar("T")
 
@@ -41,8 +43,11 @@ class SpreadScan(Generic[T]):
         jobs: int | None,
         computed: dict[str, T],
         meanwhile: Callable[[], None] | None = None,
+        *,
+        follow_symlinks: bool = True,
     ) -> None:
         self._reader = reader
+        self._follow_symlinks = follow_symlinks
         self._jobs = jobs
         self._computed = computed
         self._meanwhile = meanwhile
@@ -60,53 +65,65 @@ class SpreadScan(Generic[T]):
             read = work(chunk)
             if os.getpid() == parent:  # this process's own share: nothing travels
                 return {name: (scan, None) for name, scan in read.items()}
-            return {
-                name: (_sent(scan), computed.pop(os.path.join(root.path, name, SKILL_FILE), None))
-                if scan is not None
-                else (None, None)
-                for name, scan in read.items()
-            }
+            sent: dict[str, tuple[DirScan | _SentSkill | None, T | None]] = {}
+            for name, scan in read.items():
+                extra = computed.pop(os.path.join(root.path, name, SKILL_FILE), None) if scan is not None else None
+                sent[name] = (_sent(scan, checked=extra is not None) if scan is not None else None, extra)
+            return sent
 
         results: dict[str, DirScan | None] = {}
         for name, (received, extra) in map_in_processes(share, names, processes, self._meanwhile).items():
             if received is None:
                 results[name] = None
                 continue
-            scan = results[name] = _received(received, root, root_index, os.path.join(root.path, name), self._reader)
+            scan = results[name] = self._received(received, root, root_index, os.path.join(root.path, name))
             if extra is not None and scan.skill is not None:
                 computed[str(scan.skill.path)] = extra
         return results
 
+    def _received(self, received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str) -> DirScan:
+        if isinstance(received, DirScan):
+            return received
+        name, description, content, resources = received
+        path = self._reader.path(os.path.join(dir_path, SKILL_FILE))
+        skill = SkillInfo(
+            name=name,
+            description=description,
+            path=path,
+            directory=path.parent,
+            root=root,
+            root_index=root_index,
+            scope=root.scope,
+            source=root.source,
+            parsed=UnparsedSkill(path, content if content is not None else self._read_again(str(path))),
+            resource_paths=resources,
+        )
+        return DirScan(os.path.basename(dir_path), skill=skill)
 
-def _sent(scan: DirScan) -> DirScan | _SentSkill:
+    def _read_again(self, path: str) -> Callable[[], str]:
+        """How to read a SKILL.md that a worker checked, should a cross-file finding (a duplicate name, a shadowed
+        copy) need its positions: as the worker read it, or as empty text if it has gone since."""
+
+        def read() -> str:
+            data, _why = self._reader.read(path, self._follow_symlinks)
+            return decode(data).text if data is not None else ""
+
+        return read
+
+
+def _sent(scan: DirScan, *, checked: bool) -> DirScan | _SentSkill:
+    """What a worker sends for a directory it read. The text of a SKILL.md it also checked (``checked``: its
+    findings travel beside it) stays behind: a ``--check`` reads it again only for a cross-file finding, and
+    sending every body through a pipe cost about a sixth of a spread check's CPU and wall time (the pickling, the
+    copies and their page faults; benchmarks/README.md)."""
     skill = scan.skill
     if skill is None or scan.malformed is not None or scan.warnings:
         return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
     parsed = skill.parsed
-    content = parsed.content if isinstance(parsed, UnparsedSkill) else parsed.text
+    content = None if checked else parsed.content if isinstance(parsed, UnparsedSkill) else parsed.text
+    if callable(content):  # pragma: no cover - only a parent's records read again, and they are never sent
+        content = content()
     return (skill.name, skill.description, content, skill.resource_paths)
-
-
-def _received(
-    received: DirScan | _SentSkill, root: SkillRoot, root_index: int, dir_path: str, reader: DirectoryReader
-) -> DirScan:
-    if isinstance(received, DirScan):
-        return received
-    name, description, content, resources = received
-    path = reader.path(os.path.join(dir_path, SKILL_FILE))
-    skill = SkillInfo(
-        name=name,
-        description=description,
-        path=path,
-        directory=path.parent,
-        root=root,
-        root_index=root_index,
-        scope=root.scope,
-        source=root.source,
-        parsed=UnparsedSkill(path, content),
-        resource_paths=resources,
-    )
-    return DirScan(os.path.basename(dir_path), skill=skill)
 
 
 def portable(scan: DirScan) -> DirScan:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -247,17 +248,20 @@ class UnparsedSkill:
     kept as the UTF-8 bytes it was read as whenever they decode cleanly: CPython stores a string at the width of its
     widest character (one emoji makes every character four bytes), and the language server keeps every skill of a
     workspace for the session. ``content`` is those bytes, or the text itself (an editor buffer, a file whose bytes
-    needed repairing)."""
+    needed repairing), or how to read the text again when it is asked for (a SKILL.md that a worker process of a
+    headless check read and checked, whose text did not travel back: ``batch.spread``)."""
 
     __slots__ = ("content", "path")
 
-    def __init__(self, path: Path, content: str | bytes) -> None:
+    def __init__(self, path: Path, content: str | bytes | Callable[[], str]) -> None:
         self.path = path
         self.content = content
 
     @property
     def text(self) -> str:
         content = self.content
+        if callable(content):
+            content = self.content = content()
         return content if isinstance(content, str) else content.decode("utf-8")
 
     def parse(self) -> SkillDocument:

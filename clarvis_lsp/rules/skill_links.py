@@ -38,11 +38,12 @@ from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 
 # The scan, under the names the rule's tests have always read here (``as``: named on purpose).
+from clarvis_lsp.rules.skill_link_lines import _CODE_INDENT_AFTER_BREAK as _CODE_INDENT_AFTER_BREAK
+from clarvis_lsp.rules.skill_link_lines import _CODE_INDENT_AT_START as _CODE_INDENT_AT_START
+from clarvis_lsp.rules.skill_link_lines import _HTML_START as _HTML_START
 from clarvis_lsp.rules.skill_link_scan import _BACKTICKS as _BACKTICKS
 from clarvis_lsp.rules.skill_link_scan import _BLANK_LINE as _BLANK_LINE
 from clarvis_lsp.rules.skill_link_scan import _BRACKET as _BRACKET
-from clarvis_lsp.rules.skill_link_scan import _CODE_INDENT_AFTER_BREAK as _CODE_INDENT_AFTER_BREAK
-from clarvis_lsp.rules.skill_link_scan import _CODE_INDENT_AT_START as _CODE_INDENT_AT_START
 from clarvis_lsp.rules.skill_link_scan import _CONTAINER_INDENT as _CONTAINER_INDENT
 from clarvis_lsp.rules.skill_link_scan import _CONTAINER_MARKERS as _CONTAINER_MARKERS
 from clarvis_lsp.rules.skill_link_scan import _DEFINITION as _DEFINITION
@@ -52,7 +53,6 @@ from clarvis_lsp.rules.skill_link_scan import _FENCE_INSIDE_A_LINE as _FENCE_INS
 from clarvis_lsp.rules.skill_link_scan import _FENCE_LINE as _FENCE_LINE
 from clarvis_lsp.rules.skill_link_scan import _FENCE_TEXT as _FENCE_TEXT
 from clarvis_lsp.rules.skill_link_scan import _HTML_BLOCK_OPENING as _HTML_BLOCK_OPENING
-from clarvis_lsp.rules.skill_link_scan import _HTML_START as _HTML_START
 from clarvis_lsp.rules.skill_link_scan import _LABEL_ACROSS_LINES as _LABEL_ACROSS_LINES
 from clarvis_lsp.rules.skill_link_scan import _LINE_BREAK as _LINE_BREAK
 from clarvis_lsp.rules.skill_link_scan import _LINK_TAIL as _LINK_TAIL

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from clarvis_lsp.rules import skill_link_scan, skill_links
+from clarvis_lsp.rules import skill_link_lines, skill_link_scan, skill_links
 
 _SPEC = importlib.util.spec_from_file_location(
     "benchmark_generate", Path(__file__).resolve().parents[2] / "benchmarks" / "generate.py"
@@ -101,8 +101,8 @@ def test_as_many_bodies_take_the_commonmark_parse_as_in_public_skills(
     # scanner of 512f94b, which also sent every indented line after paragraph text or a list item (a nested list
     # item) and every link wrapped onto a second line to the parse. The same yardstick here, so the corpus is held
     # to what was measured on public skills. That scan asked every region of a body, with or without a link.
-    monkeypatch.setattr(skill_link_scan, "_continues_a_paragraph", lambda line: False)
-    monkeypatch.setattr(skill_link_scan, "_inside_a_list_item", lambda region, blank_start, indent: False)
+    monkeypatch.setattr(skill_link_lines, "_continues_a_paragraph", lambda line: False)
+    monkeypatch.setattr(skill_link_lines, "_inside_a_list_item", lambda region, blank_start, indent: False)
     monkeypatch.setattr(skill_link_scan, "_within_one_paragraph", _on_one_line)
     parsed = [body for body in map(_body, corpus) if skill_links._may_hold_links(body) and not _scanned_fast(body)]
     assert 0.015 * COUNT <= len(parsed) <= 0.06 * COUNT

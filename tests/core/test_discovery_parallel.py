@@ -32,6 +32,7 @@ from clarvis_lsp.discovery.io import OS_READER
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.skill import UnparsedSkill
+from clarvis_lsp.documents.text import decode
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="a root is read in several processes only with fork")
 
@@ -107,6 +108,33 @@ def test_copies_read_in_a_child_arrive_as_text_and_parse_on_first_use(discovery_
     document = skill.document
     assert document.name == skill.name
     assert skill.parsed is document  # parsed once, then kept
+
+
+def test_a_copy_a_child_checked_comes_back_without_its_text_and_reads_it_when_asked(discovery_tree: Any) -> None:
+    _root_path, config = _root(discovery_tree)
+
+    class Checked:  # a visit that computed something for every SKILL.md, as a --check's check-ahead does
+        def reads_document(self, skill_md: str) -> bool:
+            return True
+
+        def __call__(self, scan: DirScan) -> None:
+            if scan.skill is not None:
+                computed[str(scan.skill.path)] = scan.skill.name
+
+    computed: dict[str, str] = {}
+    spread = SpreadScan(OS_READER, 2, computed, meanwhile=lambda: time.sleep(0.5))
+    registry = discover_skills(config, strategy=spread, visit=Checked())
+    waiting = [
+        skill
+        for skill in registry.all_skills()
+        if isinstance(skill.parsed, UnparsedSkill) and callable(skill.parsed.content)
+    ]
+    assert waiting, "the share a child read and checked comes back without its text"
+    first, second = waiting[0], waiting[-1]
+    assert first.document.text == decode(first.path.read_bytes()).text
+    assert first.document.name == first.name
+    second.path.unlink()  # gone before anything asked: read as empty text, no exception
+    assert second.document.text == ""
 
 
 def test_what_a_visit_computed_comes_back_from_every_process(discovery_tree: Any) -> None:

@@ -1,11 +1,11 @@
 """No line of a SKILL.md can make the link scan hang (issue 21, break 10; SPEC §9: nothing a repository holds can
 make a check grow worse than linearly).
 
-Every regular expression of ``rules/skill_links.py`` and ``rules/skill_link_scan.py`` is timed on its worst input
-(the input that made it, or would make it, backtrack most) at a length n and at 8n, and so is the whole scan on the
-bodies that were slow. A linear cost grows about 8×, a quadratic one 64×, a cubic one 512×: the bound of 20× tells
-them apart with room for a loaded machine. CPU time of this process, the best of several rounds, each round long
-enough to time.
+Every regular expression of ``rules/skill_links.py``, ``rules/skill_link_scan.py`` and ``rules/skill_link_lines.py``
+is timed on its worst input (the input that made it, or would make it, backtrack most) at a length n and at 8n, and
+so is the whole scan on the bodies that were slow. A linear cost grows about 8×, a quadratic one 64×, a cubic one
+512×: the bound of 20× tells them apart with room for a loaded machine. CPU time of this process, the best of
+several rounds, each round long enough to time.
 
 The test also holds the rewritten patterns to the ones they replaced, on short strings where the old ones are
 fast: the same matches, the same spans, the same destinations. And one check through the door: a SKILL.md whose
@@ -26,7 +26,7 @@ import hypothesis
 import pytest
 from hypothesis import strategies
 
-from clarvis_lsp.rules import skill_link_scan, skill_links
+from clarvis_lsp.rules import skill_link_lines, skill_link_scan, skill_links
 
 N = 256
 GROWTH = 8
@@ -188,7 +188,7 @@ def _growth(small: Callable[[], object], large: Callable[[], object]) -> float:
     return ratio
 
 
-MODULES = (skill_links, skill_link_scan)
+MODULES = (skill_links, skill_link_scan, skill_link_lines)
 
 
 def _pattern(name: str) -> re.Pattern[str]:
