@@ -136,6 +136,41 @@ def calibration(directories: list[Path]) -> Run:
     return Run(wall, cpu, int(out.strip()))
 
 
+SKILLS_REF_START_UP = "skills-ref start-up (no directory)"
+
+
+def _print_targets(results: dict[str, dict[int, list[Run]]], counts: list[int]) -> None:
+    """The SPEC §8 figures of each size, from the medians: clarvis-lsp's CPU against agnix's, its CPU per skill
+    above its own start-up against skills-ref's above its own, and its wall time."""
+
+    def cpu(tool: str, count: int) -> float | None:
+        runs = results.get(tool, {}).get(count)
+        return statistics.median(run.cpu for run in runs) if runs else None
+
+    print()
+    for count in counts:
+        parts: list[str] = []
+        for tool in ("clarvis-lsp", "clarvis-lsp --jobs 1"):
+            own, start = cpu(tool, count), cpu(START_UP, count)
+            agnix_cpu, reference, reference_start = (
+                cpu("agnix", count),
+                cpu("skills-ref", count),
+                cpu(SKILLS_REF_START_UP, count),
+            )
+            if own is None or start is None:
+                continue
+            figures = []
+            if agnix_cpu:
+                figures.append(f"{own / agnix_cpu:.2f}× agnix's CPU")
+            if reference is not None and reference_start is not None and own > start:
+                figures.append(f"{(reference - reference_start) / (own - start):.1f}× below skills-ref per skill")
+            parts.append(f"{tool}: {', '.join(figures)}")
+        runs = results["clarvis-lsp"].get(count, [])
+        if runs:
+            parts.append(f"wall {statistics.median(run.wall for run in runs):.2f} s")
+        print(f"- {count:,} skills: " + "; ".join(parts))
+
+
 def have(module: str) -> bool:
     return subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode == 0
 
@@ -199,6 +234,8 @@ def main() -> None:
         tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config, executable)
     if "skills-ref" in anchors:
         tools["skills-ref"] = lambda _ws, _home, dirs: skills_ref(dirs)
+        # SPEC §8 compares the cost per skill above each tool's own empty run: the API on no directory at all.
+        tools[SKILLS_REF_START_UP] = lambda _ws, _home, _dirs: skills_ref([])
     # What every run of clarvis-lsp pays before its first file (the interpreter, the imports): a check of an empty
     # workspace. Read beside the others, it is the share of start-up in each row.
     empty = WORK / "empty" / "ws"
@@ -222,7 +259,7 @@ def main() -> None:
             for tool, run in [*tools.items()][shift:] + [*tools.items()][:shift]:
                 result = run(workspace, home, directories)
                 expected = len(directories) if not tool.startswith("clarvis-lsp") or args.layout == "one-root" else None
-                if tool == START_UP:
+                if tool in (START_UP, SKILLS_REF_START_UP):
                     expected = 0
                 if expected is not None and result.files != expected:
                     raise SystemExit(f"{tool} checked {result.files} files of {expected} at N={count}")
@@ -234,6 +271,7 @@ def main() -> None:
                 f"{statistics.median(r.cpu for r in runs):.2f} | {statistics.median(r.wall for r in runs):.2f}"
             )
         print(f"| {count} | {' | '.join(cells)} |", flush=True)
+    _print_targets(results, args.skills)
     if args.plot:
         import matplotlib
 
@@ -242,7 +280,7 @@ def main() -> None:
 
         figure, axes = plt.subplots(figsize=(7, 4.5))
         for tool, by_count in results.items():
-            if tool.startswith("Python loop") or tool == START_UP:
+            if tool.startswith("Python loop") or tool in (START_UP, SKILLS_REF_START_UP):
                 continue  # fixed workloads, not tools checking N files: they are in the table
             counts = sorted(by_count)
             axes.plot(counts, [statistics.median(r.cpu for r in by_count[n]) for n in counts], marker="o", label=tool)
