@@ -53,11 +53,13 @@ def _stays_in_an_open_block(region: str, line_break: int, indent: int) -> bool:
     item whose text starts to its right; where it then stands four columns beyond the text of the item it lands
     in, markdown-it reads it as code (``   - a`` then ``    - b``). So the nearest list item above at most as
     indented must hold it (its text starts at or before the marker) or stand at the same indent (the marker then
-    lands where that item did); no item above it up to a blank line means it is read in the paragraph's own
-    block. A quote on the way, or no answer within ``_LINES_READ_BACK`` lines, leaves the question to the
-    parse."""
+    lands where that item did). With no such item up to a blank line (or the region's start), the first line after
+    it must be indented no further than the marker: that line stands in the block the marker lands in, whose text
+    starts at or before it. A quote on the way, or no answer within ``_LINES_READ_BACK`` lines, leaves the
+    question to the parse."""
     end = line_break
     budget = _LINES_READ_BACK
+    top_indent = indent  # the indent of the highest line read so far
     while end >= 0:
         budget -= 1
         if budget < 0:
@@ -66,7 +68,7 @@ def _stays_in_an_open_block(region: str, line_break: int, indent: int) -> bool:
         line = region[start:end]
         text = line.lstrip(" ")
         if not text:
-            return True
+            break
         if ">" in line[: len(line) - len(line.lstrip(" >-*+0123456789.)"))]:
             return False
         above_indent = len(line) - len(text)
@@ -74,8 +76,9 @@ def _stays_in_an_open_block(region: str, line_break: int, indent: int) -> bool:
             opening = _LIST_ITEM_START.match(text)
             if opening is not None:
                 return above_indent == indent or above_indent + opening.end() <= indent
+        top_indent = above_indent
         end = start - 1
-    return True
+    return top_indent <= indent
 
 
 def _inside_a_list_item(region: str, blank_start: int, indent: int) -> bool:

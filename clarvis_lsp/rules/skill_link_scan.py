@@ -118,7 +118,11 @@ def _plain_regions(body: str, *, every_region: bool = False) -> list[tuple[int, 
     ``_written_destinations`` meets a link across lines). Each region is masked once, here, for both the
     decision and the scan. ``tests/cli/test_links.py`` holds both readings to agreement on arbitrary mixes.
     ``every_region``: ask the others too, as the scan did when the share of public skills that take the parse
-    was measured (the yardstick ``tests/core/test_benchmark_corpus.py`` holds the realistic corpus to)."""
+    was measured (the yardstick ``tests/core/test_benchmark_corpus.py`` holds the realistic corpus to).
+
+    The scan stops at the first blank line after the last ``](`` or ``]:`` (``_read_up_to``)."""
+    if not every_region:
+        body = body[: _read_up_to(body)]
     fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
     fences: list[tuple[int, int, str, str]] | None = None
     if fenced and "\r" not in body:
@@ -151,6 +155,17 @@ def _plain_regions(body: str, *, every_region: bool = False) -> list[tuple[int, 
             return None
         regions.append((start, region))
     return regions
+
+
+def _read_up_to(body: str) -> int:
+    """Where reading ``body`` for links may stop: after the first blank line that follows the last ``](`` or ``]:``.
+    A blank line ends every paragraph, so no link, link text or code span runs on past it, and what comes later
+    changes no earlier line's block (a fence or HTML block it opens starts there). A fence or HTML block that was
+    open at the blank line is open at the end of what is read, which holds no link after it. The fenced examples
+    of many skills come after their last link."""
+    last = max(body.rfind("]("), body.rfind("]:"))
+    blank = _BLANK_LINE.search(body, last) if last != -1 else None
+    return blank.end() if blank is not None else len(body)
 
 
 # What opens an HTML block the fast scan reads itself, at the start of a line: a comment (CommonMark's kind 2, up to

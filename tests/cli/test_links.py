@@ -402,6 +402,12 @@ _FRAGMENTS = (
 @hypothesis.example("1. a\n   ```\n   x\n   ```\n   [a](b.md)")
 @hypothesis.example(">  a\n- a\n  ```\n\n- a\n      [a](b.md)")
 @hypothesis.example("-     x\n```\n```\n[a](b.md)")
+@hypothesis.example(" - z\n  2. y\n\n\n      - z\n    3. q\n        [a](b.md)\n")
+@hypothesis.example("   - x\n\n     para\n    - y\n    [a](b.md)")
+# The scan stops at the blank line after the last link: what follows may open a fence, a comment or a list.
+@hypothesis.example("[a](b.md) `x\ny [c](d.md)`\n\n```\n[e](f.md)")
+@hypothesis.example("<!--\n[a](b.md)\n\n-->\n[c](d.md)\n\n```\n")
+@hypothesis.example("- a\n  ```\n  [a](b.md)\n\n  ```\n[c](d.md)\n\n- b\n  ```\n")
 def test_the_fast_scan_agrees_with_the_block_parse_on_any_mix(body: str) -> None:
     from clarvis_lsp.rules import skill_links
 
