@@ -72,9 +72,10 @@ def _may_hold_links(text: str) -> bool:
 
 
 def _find(text: str, needle: str, start: int = 0) -> int:
-    """``text.find(needle, start)`` for a needle whose first character is rare in prose (``]``, a backtick,
-    ``~``, a line break). CPython finds one character with ``memchr`` but runs a character-by-character loop for
-    a longer needle, about four times slower on a SKILL.md body; and a body is searched several times."""
+    """``text.find(needle, start)`` for a needle whose first character is rare in prose (``]``, ``~``, a line
+    break). CPython finds one character with ``memchr`` but runs a character-by-character loop for a longer needle,
+    about twice as slow on a SKILL.md body; and a body is searched several times. Not for backticks: inline code
+    makes them common (``_find_marker``)."""
     first = needle[0]
     index = text.find(first, start)
     while index != -1:
@@ -82,6 +83,12 @@ def _find(text: str, needle: str, start: int = 0) -> int:
             return index
         index = text.find(first, index + 1)
     return -1
+
+
+def _find_marker(text: str, marker: str, start: int = 0) -> int:
+    """The next fence marker (three backticks or three tildes) from ``start``: ``str.find`` for backticks, which
+    inline code spans make common enough that ``_find`` would stop at dozens of them, ``_find`` for tildes."""
+    return text.find(marker, start) if marker[0] == "`" else _find(text, marker, start)
 
 
 # A fence marker after something else on its line: in a list item or a quote it may open a fenced block.
@@ -123,7 +130,7 @@ def _plain_regions(body: str, *, every_region: bool = False) -> list[tuple[int, 
     The scan stops at the first blank line after the last ``](`` or ``]:`` (``_read_up_to``)."""
     if not every_region:
         body = body[: _read_up_to(body)]
-    fenced = _find(body, "```") != -1 or _find(body, "~~~") != -1
+    fenced = body.find("```") != -1 or _find(body, "~~~") != -1
     fences: list[tuple[int, int, str, str]] | None = None
     if fenced and "\r" not in body:
         fences = _fence_lines(body)
@@ -320,7 +327,7 @@ def _at(starts: list[int], line: int, text: str) -> int:
 
 def _unfenced_regions(body: str, fenced: bool | None = None) -> Iterator[tuple[int, int]]:
     """The stretches outside fenced code blocks (``fenced``: whether the body holds a fence marker, if known)."""
-    if not ((_find(body, "```") != -1 or _find(body, "~~~") != -1) if fenced is None else fenced):
+    if not ((body.find("```") != -1 or _find(body, "~~~") != -1) if fenced is None else fenced):
         yield 0, len(body)
         return
     fence: str | None = None
@@ -353,7 +360,7 @@ def _fence_lines(body: str) -> list[tuple[int, int, str, str]] | None:
     every line break, which cost a tenth of a check of realistic skills."""
     found: dict[int, tuple[int, int, str, str]] = {}
     for needle in ("```", "~~~"):
-        marker = _find(body, needle)
+        marker = _find_marker(body, needle)
         while marker != -1:
             line_start = body.rfind("\n", 0, marker) + 1
             line = found.get(line_start)
@@ -367,7 +374,7 @@ def _fence_lines(body: str) -> list[tuple[int, int, str, str]] | None:
                     opening.group(1),
                     opening.group(2),
                 )
-            marker = _find(body, needle, line[1])  # every marker on a fence line is on one
+            marker = _find_marker(body, needle, line[1])  # every marker on a fence line is on one
     return [found[start] for start in sorted(found)]
 
 
