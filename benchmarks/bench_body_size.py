@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_check import AGNIX_CONFIG, WORK, Run, agnix, clarvis
+from bench_check import AGNIX_CONFIG, WORK, Run, agnix, clarvis, find_tool
 from generate import ONE_ROOT, realistic_skill
 
 TOOLS = ("clarvis-lsp --jobs 1", "agnix")
@@ -46,11 +46,15 @@ def corpus(out: Path, count: int, size: int) -> tuple[Path, int]:
 
 
 def run(tool: str, workspace: Path, config: Path, expected: int) -> Run:
-    result = (
-        clarvis(workspace, workspace.parent / "home", "one-root", jobs=1)
-        if tool != "agnix"
-        else agnix(workspace, config)
-    )
+    if tool == "agnix":
+        executable = find_tool("agnix")
+        if executable is None:
+            raise SystemExit(
+                f"bench_body_size: no agnix beside {sys.executable} or on PATH (pip install '.[benchmark]')"
+            )
+        result = agnix(workspace, config, executable)
+    else:
+        result = clarvis(workspace, workspace.parent / "home", "one-root", jobs=1)
     if result.files != expected:
         raise SystemExit(f"{tool} checked {result.files} files of {expected}")
     return result

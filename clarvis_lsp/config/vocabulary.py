@@ -79,12 +79,14 @@ def split_root(text: str) -> dict[str, str]:
     """Split a root written as ``PATH[:scope[:source]]`` into its parts.
 
     Colons are legal in paths (``C:\\skills``, ``a:b``), so the text is split from the right, at most twice, and
-    only where the part after the split is a valid scope; otherwise the whole text is the path.
+    only where the part after the split is a valid scope; otherwise the whole text is the path. A scope with
+    nothing before it (``:user``) leaves the path empty, which validation refuses: a directory named ``:user`` is
+    far less likely than a root whose path was left out.
     """
     parts = text.rsplit(":", 2)
-    if len(parts) == 3 and parts[1] in SCOPES and parts[0]:
+    if len(parts) == 3 and parts[1] in SCOPES:
         return {"path": parts[0], "scope": parts[1], "source": parts[2]}
     parts = text.rsplit(":", 1)
-    if len(parts) == 2 and parts[1] in SCOPES and parts[0]:
+    if len(parts) == 2 and parts[1] in SCOPES:
         return {"path": parts[0], "scope": parts[1]}
     return {"path": text}

@@ -340,9 +340,10 @@ def test_check_path_does_not_import_pygls(workspace: Path, home: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", ["--check", "--list", "--effective"])
-@pytest.mark.parametrize("value", ["", "  "])
+@pytest.mark.parametrize("value", ["", "  ", ":user", ":workspace:team"])
 def test_an_empty_root_is_a_usage_error_in_one_line(tmp_path: Path, home: Path, mode: str, value: str) -> None:
-    """``--root ''`` names no directory: exit 2 with the value and the reason, not a validation traceback."""
+    """``--root ''`` names no directory: exit 2 with the value and the reason, not a validation traceback. A scope
+    with no path before it (``:user``) names none either, rather than a directory called ``:user``."""
     result = run(tmp_path, mode, "--root", value, ".", home=home)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [f"clarvis-lsp: --root {value!r}: is empty: give the root's directory"]

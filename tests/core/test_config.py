@@ -514,16 +514,18 @@ def test_tricky_toml_does_not_confuse_the_locator(tmp_path: Path) -> None:
         ("dir:with:colons:user", "dir:with:colons", "user", ""),
         ("dir:with:colons:user:src", "dir:with:colons", "user", "src"),
         ("x:user:", "x", "user", ""),
-        (":user", ":user", "workspace", ""),
+        ("::user", ":", "user", ""),
     ],
 )
 def test_root_strings(text: str, path: str, scope: str, source: str) -> None:
     assert RootSpec.parse(text) == RootSpec(path=path, scope=scope, source=source)  # type: ignore[arg-type]
 
 
-def test_empty_root_string_is_invalid() -> None:
+@pytest.mark.parametrize("text", ["", ":user", ":workspace:team"])
+def test_a_root_string_without_a_path_is_invalid(text: str) -> None:
+    # ``:user`` is a scope with its path left out, not a directory named ":user".
     with pytest.raises(ValidationError):
-        RootSpec.parse("")
+        RootSpec.parse(text)
 
 
 # --- editor settings and layering -------------------------------------------------------------------------------
