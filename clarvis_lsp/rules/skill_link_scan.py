@@ -105,8 +105,9 @@ _CONTAINER_INDENT = re.compile(
 _TITLE_ON_NEXT_LINE = re.compile(r"\]:(?:[^\]\r\n]|\](?!:))*\r?\n[ \t]*[\"'(]")
 # A definition-like line after a line that is not blank: the last non-space character of a line, then only spaces
 # up to its line break. (Written as "a line holding a non-space character", the search tried every split of every
-# suffix of a long line: cubic in its length.)
-_DEFINITION_IN_PARAGRAPH = re.compile(r"\S[^\S\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
+# suffix of a long line: cubic in its length.) Only a space and a tab are white space here, as for CommonMark's
+# blank lines: a line of no-break spaces is paragraph text, and a definition after it is too.
+_DEFINITION_IN_PARAGRAPH = re.compile(r"[^ \t\r\n][ \t]*\r?\n[ \t>]*\[[^\]\r\n]+\]:")
 # A label that spans lines (`[a\nb]: c`): a definition the fast scan's one-line patterns do not see. The part before
 # the first line break holds none, so each `[` is read up to the next bracket once.
 _LABEL_ACROSS_LINES = re.compile(r"\[[^\[\]\r\n]*[\r\n][^\[\]]*\]:")

@@ -261,7 +261,8 @@ FORMER = {
         + r"\)"
     ),
     "_TITLE_ON_NEXT_LINE": re.compile(r"\]:[^\r\n]*\r?\n[ \t]*[\"'(]"),
-    "_DEFINITION_IN_PARAGRAPH": re.compile(r"[^\r\n]*\S[^\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:"),
+    # With CommonMark's white space of a blank line (a space, a tab) in place of ``\S``'s, as the rewrite now has it.
+    "_DEFINITION_IN_PARAGRAPH": re.compile(r"[^\r\n]*[^ \t\r\n][^\r\n]*\r?\n[ \t>]*\[[^\]\r\n]+\]:"),
 }
 _PIECES = [*"[]:() \t\n\r\"'<>-*+1.\\a`!", "\u2028", "\x0b", "\xa0", "]:", "](", "\r\n", "> ", "- ", "    "]
 
