@@ -34,7 +34,8 @@ def _has_code_indent(region: str) -> bool:
         line_start = region.rfind("\n", 0, line_break) + 1
         previous = region[line_start:line_break]
         indent = indented.end() - line_break - 2  # spaces only: a region with a tab was answered above
-        if _continues_a_paragraph(previous):
+        # A line holding `-->` may close an HTML comment block, after which no paragraph is open.
+        if "-->" not in previous and _continues_a_paragraph(previous):
             if _LIST_ITEM_START.match(region, indented.end() - 1) and not _stays_in_an_open_block(
                 region, line_break, indent
             ):

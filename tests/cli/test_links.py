@@ -402,6 +402,7 @@ _FRAGMENTS = (
 @hypothesis.example("1. a\n   ```\n   x\n   ```\n   [a](b.md)")
 @hypothesis.example(">  a\n- a\n  ```\n\n- a\n      [a](b.md)")
 @hypothesis.example("-     x\n```\n```\n[a](b.md)")
+@hypothesis.example("<!--x\n1) r) -->\n    [a](b.md)\n")  # the comment's last line opens no paragraph
 @hypothesis.example("a\n\u00a0\n[r]: s.md\n\n[t][r]")  # a line of no-break spaces is text: no definition after it
 @hypothesis.example(" - z\n  2. y\n\n\n      - z\n    3. q\n        [a](b.md)\n")
 @hypothesis.example("   - x\n\n     para\n    - y\n    [a](b.md)")
