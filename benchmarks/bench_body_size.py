@@ -19,8 +19,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_check import AGNIX_CONFIG, WORK, Run, agnix, clarvis, find_tool
+from bench_check import AGNIX_CONFIG, WORK, Run, agnix, clarvis
 from generate import ONE_ROOT, realistic_skill
+from installed import find_tool
 
 TOOLS = ("clarvis-lsp --jobs 1", "agnix")
 

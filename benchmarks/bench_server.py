@@ -197,7 +197,7 @@ def server_pid(bench: Bench) -> int:
 async def stop(bench: Bench) -> None:
     await bench.client.shutdown_async(None)
     bench.client.exit(None)
-    await bench.client.stop()
+    await bench.client.stop()  # type: ignore[no-untyped-call]  # pygls's own signature
 
 
 async def run(skills: int, edits: int, corpus: str = "realistic") -> dict[str, float]:
@@ -214,6 +214,7 @@ async def run(skills: int, edits: int, corpus: str = "realistic") -> dict[str, f
     await client.text_document_hover_async(types.HoverParams(where, types.Position(2, 3)))
     results = {"hover after open (ms)": (time.perf_counter() - start) * 1000}
     results["open → first diagnostics (ms)"] = (await asyncio.wait_for(first_publish, 120) - start) * 1000
+    assert bench.scan_end is not None  # start_server made it
     results["first scan end (s)"] = await asyncio.wait_for(bench.scan_end, 120) - start
 
     original = target.parent.name
