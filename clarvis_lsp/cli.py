@@ -254,34 +254,23 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
     when the request cannot be checked."""
     from pathlib import Path
 
+    from clarvis_lsp.batch.plan import command_line_overrides, explicit_roots
     from clarvis_lsp.batch.run import CheckRequest, UsageError, check_paths
-    from clarvis_lsp.config.project import parse_roots
-    from clarvis_lsp.discovery import SkillRootInput, StartupError
+    from clarvis_lsp.discovery import StartupError
     from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 
-    overrides: dict[str, object] = {}
-    if args.preset:
-        overrides["preset"] = args.preset
-    if args.no_user:
-        overrides["includeUser"] = False
-    if args.strict:
-        overrides["strict"] = True
-    if args.no_follow_symlinks:
-        overrides["followSymlinks"] = False
-    explicit_roots = None
-    if args.root:
-        try:
-            specs = parse_roots(args.root)
-        except ValueError as error:
-            return _refused(error)
-        explicit_roots = tuple(SkillRootInput(spec.path, spec.scope, spec.source) for spec in specs)
+    overrides = command_line_overrides(args, strict=True)
+    try:
+        roots = explicit_roots(args.root)
+    except ValueError as error:
+        return _refused(error)
     home = Path(os.path.abspath(os.path.expanduser(args.home))) if args.home else Path.home()
     request = CheckRequest(
         paths=args.paths,
         cwd=Path(os.getcwd()),
         home=home,
         overrides=overrides,
-        explicit_roots=explicit_roots,
+        explicit_roots=roots,
         workspace=Path(args.workspace) if args.workspace else None,
         select=_codes(args.select),
         ignore=_codes(args.ignore) + (TRUST_NOTICES if args.trusted else ()),

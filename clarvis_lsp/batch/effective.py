@@ -14,10 +14,10 @@ from pathlib import Path
 
 from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import bulk_allocation
-from clarvis_lsp.batch.plan import lookup_ceiling
+from clarvis_lsp.batch.plan import command_line_overrides, explicit_roots, lookup_ceiling
 from clarvis_lsp.batch.run import discover
-from clarvis_lsp.config.project import layered, load_project_config, parse_roots
-from clarvis_lsp.discovery import SkillRootInput, StartupError, find_workspaces, markers_for, nearest_workspace
+from clarvis_lsp.config.project import layered, load_project_config
+from clarvis_lsp.discovery import StartupError, find_workspaces, markers_for, nearest_workspace
 from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
 from clarvis_lsp.effective.render import answers_json, display_paths, dumps, format_text, format_why, to_json
@@ -28,27 +28,13 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, object]:
-    overrides: dict[str, object] = {}
-    if args.preset:
-        overrides["preset"] = args.preset
-    if args.no_user:
-        overrides["includeUser"] = False
-    if args.no_follow_symlinks:
-        overrides["followSymlinks"] = False
-    return overrides
-
-
 def workspace_models(args: argparse.Namespace, cwd: Path, home: Path, *, trusted: bool) -> list[Effective]:
     """The effective configuration of every workspace under the paths given. Raises ``StartupError``."""
-    overrides = _overrides(args)
-    explicit = None
-    if args.root:
-        try:
-            specs = parse_roots(args.root)
-        except ValueError as error:  # a --root value that names no directory: refused like a bad workspace
-            raise StartupError(str(error)) from None
-        explicit = tuple(SkillRootInput(spec.path, spec.scope, spec.source) for spec in specs)
+    overrides = command_line_overrides(args)
+    try:
+        explicit = explicit_roots(args.root)
+    except ValueError as error:  # a --root value that names no directory: refused like a bad workspace
+        raise StartupError(str(error)) from None
     directories: list[tuple[Path, Path]] = []  # (workspace, ceiling)
     if args.workspace:
         directories.append((Path(os.path.abspath(args.workspace)), Path(os.path.abspath(args.workspace))))
