@@ -16,8 +16,9 @@ from typing import Generic, TypeVar
 
 from clarvis_lsp.batch.processes import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
 from clarvis_lsp.discovery.io import DirectoryReader, DirectoryWork
+from clarvis_lsp.discovery.scan import skill_info
 from clarvis_lsp.discovery.skill_config import SkillRoot
-from clarvis_lsp.discovery.skills import DirScan, SkillInfo
+from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
 from clarvis_lsp.documents.text import decode
 from clarvis_lsp.knowledge.layout import SKILL_FILE
@@ -86,18 +87,8 @@ class SpreadScan(Generic[T]):
             return received
         name, description, content, resources = received
         path = self._reader.path(os.path.join(dir_path, SKILL_FILE))
-        skill = SkillInfo(
-            name=name,
-            description=description,
-            path=path,
-            directory=path.parent,
-            root=root,
-            root_index=root_index,
-            scope=root.scope,
-            source=root.source,
-            parsed=UnparsedSkill(path, content if content is not None else self._read_again(str(path))),
-            resource_paths=resources,
-        )
+        parsed = UnparsedSkill(path, content if content is not None else self._read_again(str(path)))
+        skill = skill_info(root, root_index, path, name, description, parsed, resources)
         return DirScan(os.path.basename(dir_path), skill=skill)
 
     def _read_again(self, path: str) -> Callable[[], str]:

@@ -470,11 +470,11 @@ def read_skill_dir(
     resources = (
         collect_resources(dir_path, resource_entries, follow, warnings, root_index, reader) if resource_entries else ()
     )
-    skill = _skill_info(root, root_index, path, name, description, parsed, resources)
+    skill = skill_info(root, root_index, path, name, description, parsed, resources)
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
 
 
-def _skill_info(
+def skill_info(
     root: SkillRoot,
     root_index: int,
     path: Path,
@@ -483,6 +483,8 @@ def _skill_info(
     parsed: SkillDocument | UnparsedSkill,
     resources: tuple[str, ...],
 ) -> SkillInfo:
+    """The record of a skill read at ``path`` under ``root``: here, and where a worker process's compact copy
+    arrives (``batch.spread``)."""
     return SkillInfo(
         name=name,
         description=description,
