@@ -59,6 +59,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NOT_A_LINE_BREAK = re.compile(r"[^\r\n]")
 _MARKDOWN_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")  # CR LF, CR and LF end a line; nothing else does
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _may_hold_links(text: str) -> bool:
@@ -131,6 +132,8 @@ def _plain_regions(body: str, *, every_region: bool = False) -> list[tuple[int, 
     The scan stops at the first blank line after the last ``](`` or ``]:`` (``_read_up_to``)."""
     if not every_region:
         body = body[: _read_up_to(body)]
+    if "\r" in body and _LONE_CR.search(body):
+        return None  # a line ended by CR alone: `^` does not match after it, and the parse knows its lines
     fenced = body.find("```") != -1 or _find(body, "~~~") != -1
     fences: list[tuple[int, int, str, str]] | None = None
     if fenced and "\r" not in body:

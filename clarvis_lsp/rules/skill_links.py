@@ -16,6 +16,9 @@ with no ``](`` or ``]:`` is not parsed at all, one above ``BLOCK_PARSE_LIMIT`` c
 and fenced code instead of parsed (markdown-it-py needs about a second a megabyte), each target is looked up on
 disk once per check, and after ``MAX_REPORTED`` broken links one finding says how many links were left unchecked.
 
+Most bodies are not scanned at all: the rule first looks up what every ``](`` and ``]:`` of the raw text may name
+(``LOOKUP_FIRST_FAST_PATH``), and only a body where one of them may be broken is read for where its links are.
+
 The scanning itself (the fast scan of plainly structured bodies, masking, the inline scanner, definitions) lives in
 ``skill_link_scan``; this module holds the rule, the choice between the fast scan and the block parse
 (``FAST_PATH``), and what a destination resolves to.
@@ -234,11 +237,13 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
 def check_links(document: SkillDocument, findings: Findings, lexists: Callable[[str], bool] = os.path.lexists) -> None:
     """Relative links and images in the body must name files inside the skill directory (``lexists``: whether a
     path exists, ``os.path.lexists`` or what a check's listings know)."""
+    directory = os.path.dirname(str(document.path))  # a Path built and printed costs more
+    exists: dict[str, bool] = {}
+    if LOOKUP_FIRST_FAST_PATH and _every_destination_fine(document, directory, exists, lexists):
+        return
     destinations = _body_destinations(document)
     if not destinations:
         return
-    directory = os.path.dirname(str(document.path))  # a Path built and printed costs more
-    exists: dict[str, bool] = {}
     reported = 0
     lines = document.lines
     for index, (start, written, is_image) in enumerate(destinations):
@@ -257,6 +262,58 @@ def check_links(document: SkillDocument, findings: Findings, lexists: Callable[[
         if message is not None:
             findings.add(BROKEN_LINK.code, lines.range(start, start + len(written)), message)
             reported += 1
+
+
+LOOKUP_FIRST_FAST_PATH = True
+"""Look up what every ``](`` and ``]:`` of the body may name before reading where its links are: when each is a
+URL, an anchor or a file that is there, the rule has nothing to report whatever the block structure, and the body
+is not scanned (a test compares the rule's findings both ways)."""
+
+
+def _every_destination_fine(
+    document: SkillDocument, directory: str, exists: dict[str, bool], lexists: Callable[[str], bool]
+) -> bool:
+    """Whether no destination of the body can be a broken link, judged from the raw text alone: True only when
+    every place a link or definition destination may start holds one that ``_resolve`` and ``_problem`` pass.
+
+    Every destination the scan yields starts right after a ``](`` (read by ``_SIMPLE_TAIL`` first, on the masked
+    text) or is a ``_DEFINITION`` match from the start of its line (read on the raw text), so reading the same
+    patterns at each of them in the raw text covers every link there is, and more (links in code, definitions
+    nothing references). Masking (escapes, code spans, comments, HTML blocks) changes the text only between
+    delimiters (a backslash, a backtick, a ``<``): a destination with none of them reads the same masked, or its
+    ``](`` is masked and there is no link. One with any of them, or one ``_SIMPLE_TAIL`` does not read, answers
+    False, and the scan decides."""
+    text = document.text
+    start = document.body_offset
+    lines_read: set[int] = set()
+    close = text.find("]", start)
+    while close != -1:
+        after = text[close + 1 : close + 2]
+        written: str | None = None
+        if after == "(":
+            if text[close + 2 : close + 3] != ")":  # `[a]()`: an empty destination names nothing
+                tail = _SIMPLE_TAIL.match(text, close + 2)
+                if tail is None:
+                    return False
+                written = text[close + 2 : tail.end() - 1]
+                if "\\" in written or "`" in written or "<" in written:
+                    return False
+        elif after == ":":
+            line_start = max(text.rfind("\n", start, close), text.rfind("\r", start, close)) + 1
+            line_start = max(line_start, start)
+            if text[line_start - 1 : line_start] == "\r":
+                return False  # after a lone CR, where `^` does not match: the scan reads its lines
+            if line_start not in lines_read:  # a line holds at most one definition, from its start
+                lines_read.add(line_start)
+                definition = _DEFINITION.match(text, line_start)
+                if definition is not None:
+                    written = definition.group(1)
+        if written is not None:
+            target, resolved = _resolve(written, directory)
+            if resolved is not None and _problem(target, "Link", resolved, directory, exists, lexists) is not None:
+                return False
+        close = text.find("]", close + 1)
+    return True
 
 
 def _problem(
@@ -297,4 +354,13 @@ def _is_under(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-__all__ = ["BLOCK_PARSE_LIMIT", "BROKEN_LINK", "FAST_PATH", "MAX_REPORTED", "BodyLink", "body_links", "check_links"]
+__all__ = [
+    "BLOCK_PARSE_LIMIT",
+    "BROKEN_LINK",
+    "FAST_PATH",
+    "LOOKUP_FIRST_FAST_PATH",
+    "MAX_REPORTED",
+    "BodyLink",
+    "body_links",
+    "check_links",
+]

@@ -8,6 +8,7 @@ finding exactly there. Every other relative destination names a file the skill h
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -303,6 +304,7 @@ _FRAGMENTS = (
     "\n",
     "\n\n",
     "\r\n",
+    "\r",
     "> ",
     "- ",
     "word",
@@ -337,6 +339,7 @@ _FRAGMENTS = (
 @hypothesis.example("\n[a]: b.md\n> [b]: c.md\n[c]: d.md")
 @hypothesis.example('\n[a]: b.md\n[b]: c.md "t"\n[c]: d.md')
 @hypothesis.example("\n[a]: b.md\n[\u00a0]: c.md\n[c]: d.md")
+@hypothesis.example("# h\r[r]: g.md\r\r[x][r]\r")  # a definition after a line ended by CR alone
 @hypothesis.example("[a]:[x][a]text \u00a0\n")  # a no-break space after the destination: no definition
 # HTML blocks the fast scan blanks itself: comments and `<details>` after a blank line, and what they hold.
 @hypothesis.example("a\n\n<!-- [a](b.md)\n[c](d.md) --> [e](f.md)\n[g](h.md)")
@@ -431,3 +434,115 @@ def test_the_simple_destination_pattern_agrees_with_the_full_one(tail: str) -> N
     if simple is not None:
         full = skill_links._LINK_TAIL.match(tail)
         assert full is not None and full.span("destination") == (0, simple.end() - 1)
+
+
+# What may follow `](` or `]:`: URLs, anchors, files that are there (names starting "ok") and files that are not.
+_LOOKUP_FRAGMENTS = (
+    "[u](https://example.com/a.md)",
+    "[h](#top)",
+    "[a](/abs/a.md)",
+    "[e]()",
+    "[o](ok.md)",
+    "[g](gone.md)",
+    "![i](ok.png)",
+    "[p](ok(1).md)",
+    '[t](ok.md "title")',
+    "[r]: ok.md\n",
+    "[r]: gone.md\n",
+    "[s]: https://example.com\n",
+    "[r]\n",
+    "[x][r] ",
+    "> [q]: gone.md\n",
+    "- [l]: gone.md\n",
+    "](",
+    "]:",
+    "](\n  ok.md)",
+    "]:\n  gone.md\n",
+    "](\r\nok.md)",
+    "]( \n\n ok.md)",
+    "](<ok.md>)",
+    "](<gone.md)",
+    "](\\#a)",
+    "](ok\\.md)",
+    "](&#35;a)",
+    "](ok`x`.md)",
+    "](../other/ok.md)",
+    "]({baseDir}/ok.md)",
+    "]({baseDir}/gone.md)",
+    "[^1]: gone.md\n",
+    "[a\nb]: gone.md\n",
+    "\r",
+    "[",
+    "]",
+    "(",
+    ")",
+    "`",
+    "\\",
+    "<!--",
+    "-->",
+    "```\n",
+    "\n",
+    "\n\n",
+    " ",
+    "    ",
+    "word",
+)
+
+
+@hypothesis.settings(
+    max_examples=500, deadline=None, suppress_health_check=list(hypothesis.HealthCheck), derandomize=True
+)
+@hypothesis.given(strategies.lists(strategies.sampled_from(_LOOKUP_FRAGMENTS), max_size=30).map("".join))
+@hypothesis.example("[a](<https://x.md)")  # `<` without `>`: a relative path that starts with "<https:"
+@hypothesis.example("[a](\\#b)")  # an escaped `#`: no anchor, a file named "#b"
+@hypothesis.example("[a]( \n x.md)")
+@hypothesis.example("[^1]: note\n[a]: x.md\n[b][a]")
+@hypothesis.example("a\r\r[r]: gone.md\r\r[x][r]\r")  # a definition after a line ended by CR alone
+@hypothesis.example("`a [b](ok.md` [c](gone.md)")
+@hypothesis.example("[a\nb]: gone.md\n\n[x][a b]")
+def test_looking_destinations_up_first_finds_what_the_scan_finds(body: str) -> None:
+    """``LOOKUP_FIRST_FAST_PATH`` skips the scan only where it would report nothing: the findings are the same with
+    it off (files whose names start "ok" are there, every other relative destination is missing)."""
+    from clarvis_lsp.documents.skill import parse_skill
+    from clarvis_lsp.rules import skill_links
+    from clarvis_lsp.rules.base import Findings
+
+    path = Path("/ws/.clarvis/skills/x/SKILL.md")
+    document = parse_skill(path, "---\nname: x\ndescription: d\n---\n" + body)
+
+    def there(candidate: str) -> bool:
+        return os.path.basename(candidate).startswith("ok")
+
+    def findings() -> list[tuple[object, str]]:
+        found = Findings(path)
+        skill_links.check_links(document, found, lexists=there)
+        return [(item.range, item.message) for item in found.items]
+
+    fast = findings()
+    try:
+        skill_links.LOOKUP_FIRST_FAST_PATH = False
+        scanned = findings()
+    finally:
+        skill_links.LOOKUP_FIRST_FAST_PATH = True
+    assert fast == scanned
+
+
+@pytest.mark.parametrize(
+    ("body", "fine"),
+    [
+        ("[a](https://x.y/a.md) [b](#c) [d](/e.md) [f]() [o](ok.md)\n\n[g]:\n  ok.md\n", True),
+        ("[a](https://x.y) and [b](gone.md)", False),
+        ("[a](<https://x.y)", False),
+        ("[r]: ./gone.md\n", False),
+        ('    for item in data["items"]:\n        print(item)\n', True),  # no definition: not read as one
+        ('[a](ok.md "title")', False),  # a title: the scan reads it
+        ("no link", True),
+    ],
+)
+def test_which_bodies_the_rule_scans(body: str, fine: bool) -> None:
+    from clarvis_lsp.documents.skill import parse_skill
+    from clarvis_lsp.rules import skill_links
+
+    document = parse_skill(Path("/ws/s/x/SKILL.md"), "---\nname: x\n---\n" + body)
+    there = {"/ws/s/x/ok.md"}
+    assert skill_links._every_destination_fine(document, "/ws/s/x", {}, there.__contains__) is fine

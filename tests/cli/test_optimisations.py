@@ -3,7 +3,8 @@
 A generated corpus with what the optimisations touch — four roots with shadowed and within-root duplicate names,
 malformed skills, links that resolve and links that do not, resources with a symlink cycle and a dangling link,
 a nested workspace, settings and a plugin — is checked with each optimisation on, and again with it switched off:
-the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``), the
+the shared directory listings (``Listings``), the fast scan of plainly structured bodies (``FAST_PATH``) and the
+rule's look-up of every possible destination before the scan (``LOOKUP_FIRST_FAST_PATH``), the
 collector paused during the scan (``bulk_allocation``), and the line index built on first use with the SKILL.md
 split by string searches (``SPLIT_FAST_PATH``), and a SKILL.md's own rules run as discovery reads it
 (``batch.ahead``), and the name and description of a plainly simple frontmatter read without composing it
@@ -40,6 +41,7 @@ BODIES = (
     "Text with `[code](gone.md)` and a [sibling](../other/SKILL.md).\n",
     "    [indented](gone.md)\n\n[real](references/guide.md)\n",
     "No links here at all.\n",
+    "See [the docs](https://example.com/guide.md), [the top](#steps) and [gone](/etc/gone.md).\n",
 )
 
 
@@ -129,6 +131,7 @@ def _collector_running(_monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 SWITCHES = {
     "shared listings": _without_shared_listings,
     "fast link scan": _flag_off(skill_links, "FAST_PATH"),
+    "destinations looked up before the scan": _flag_off(skill_links, "LOOKUP_FIRST_FAST_PATH"),
     "collector paused": _collector_running,
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
