@@ -50,20 +50,18 @@ def process_count(items: int, jobs: int | None, per_process: int = MIN_FILES_PER
 
 
 CHUNKS_PER_PROCESS = 16
-"""Each process claims the items in chunks, as many as it gets through: one with other work to do (``meanwhile``)
-or a slower core takes fewer, and no process waits idle on another's fixed share."""
+"""Each process claims the items in chunks, as many as it gets through: a slower core takes fewer, and no process
+waits idle on another's fixed share."""
 
 
 def map_in_processes(
     work: Callable[[Sequence[Item]], dict[Item, Result]],
     items: Sequence[Item],
     processes: int,
-    meanwhile: Callable[[], None] | None = None,
 ) -> dict[Item, Result]:
     """``work(items)``, computed by ``processes`` processes (this one among them), merged in the order of
     ``items``. ``work`` must return picklable values; it runs in forked children that share this process's state
-    as it is at the call. ``meanwhile``: other work of this process, done once the children run and before it
-    claims items itself (not called when nothing is forked).
+    as it is at the call.
 
     The items are cut into chunks whose numbers wait in a pipe; each process reads one number at a time (a
     four-byte read from a pipe that only ever holds whole numbers is never split) until the pipe is empty. Items
@@ -92,8 +90,6 @@ def map_in_processes(
             started = _start_child(claimed, queue)
             if started is not None:
                 children.append(started)
-        if meanwhile is not None:
-            meanwhile()
         merged = claimed()
     except BaseException:
         _stop(children)  # the caller stops (an editor's scan the settings made obsolete): so do the children
@@ -107,22 +103,6 @@ def map_in_processes(
     if len(merged) < len(items):  # a child failed with chunks it had claimed: they are computed here
         merged.update(work([item for item in items if item not in merged]))
     return {item: merged[item] for item in items}
-
-
-class Once:
-    """``action``, run the first time this is called and never again: work that may start wherever processes are
-    first forked, and must be done by the end in any case."""
-
-    __slots__ = ("_action", "done")
-
-    def __init__(self, action: Callable[[], None]) -> None:
-        self._action = action
-        self.done = False
-
-    def __call__(self) -> None:
-        if not self.done:
-            self.done = True
-            self._action()
 
 
 def _stop(children: Sequence[tuple[int, int]]) -> None:

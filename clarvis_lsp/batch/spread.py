@@ -33,9 +33,9 @@ T = TypeVar("T")
 
 class SpreadScan(Generic[T]):
     """Reads a root large enough to pay for it in ``processes.process_count`` processes (``jobs`` as ``--jobs``
-    gives it; None: one a core when each gets ``MIN_SKILLS_PER_PROCESS`` directories), doing ``meanwhile`` in this
-    process while the children read (the file walk of a ``--check``). ``reader`` is the run's: the records a
-    child sends are rebuilt with its ``path``. ``computed`` is where a visit keeps what it computed for each
+    gives it; None: one a core when each gets ``MIN_SKILLS_PER_PROCESS`` directories). ``reader`` is the run's:
+    the children list from what it had listed when they were forked, and the records a child sends are rebuilt
+    with its ``path``. ``computed`` is where a visit keeps what it computed for each
     SKILL.md (by path), which the children's results are merged into."""
 
     def __init__(
@@ -43,7 +43,6 @@ class SpreadScan(Generic[T]):
         reader: DirectoryReader,
         jobs: int | None,
         computed: dict[str, T],
-        meanwhile: Callable[[], None] | None = None,
         *,
         follow_symlinks: bool = True,
     ) -> None:
@@ -51,7 +50,6 @@ class SpreadScan(Generic[T]):
         self._follow_symlinks = follow_symlinks
         self._jobs = jobs
         self._computed = computed
-        self._meanwhile = meanwhile
 
     def __call__(
         self, work: DirectoryWork, names: Sequence[str], root: SkillRoot, root_index: int
@@ -73,7 +71,7 @@ class SpreadScan(Generic[T]):
             return sent
 
         results: dict[str, DirScan | None] = {}
-        for name, (received, extra) in map_in_processes(share, names, processes, self._meanwhile).items():
+        for name, (received, extra) in map_in_processes(share, names, processes).items():
             if received is None:
                 results[name] = None
                 continue

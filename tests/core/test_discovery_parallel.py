@@ -110,19 +110,29 @@ def test_copies_read_in_a_child_arrive_as_text_and_parse_on_first_use(discovery_
     assert skill.parsed is document  # parsed once, then kept
 
 
+def _parent_waits_once(parent: int, computed: dict[str, Any]) -> None:
+    """The parent waits at its first directory before it reads a share of its own, so the child claims some on a
+    loaded machine too."""
+    if os.getpid() == parent and not computed:
+        time.sleep(0.5)
+
+
 def test_a_copy_a_child_checked_comes_back_without_its_text_and_reads_it_when_asked(discovery_tree: Any) -> None:
     _root_path, config = _root(discovery_tree)
+
+    parent = os.getpid()
 
     class Checked:  # a visit that computed something for every SKILL.md, as a --check's check-ahead does
         def reads_document(self, skill_md: str) -> bool:
             return True
 
         def __call__(self, scan: DirScan) -> None:
+            _parent_waits_once(parent, computed)
             if scan.skill is not None:
                 computed[str(scan.skill.path)] = scan.skill.name
 
     computed: dict[str, str] = {}
-    spread = SpreadScan(OS_READER, 2, computed, meanwhile=lambda: time.sleep(0.5))
+    spread = SpreadScan(OS_READER, 2, computed)
     registry = discover_skills(config, strategy=spread, visit=Checked())
     waiting = [
         skill
@@ -148,11 +158,11 @@ def test_what_a_visit_computed_comes_back_from_every_process(discovery_tree: Any
             return True
 
         def __call__(self, scan: DirScan) -> None:
+            _parent_waits_once(parent, computed)
             if scan.skill is not None:
                 computed[str(scan.skill.path)] = (os.getpid() == parent, scan.skill.document.entries[0].key)
 
-    # The parent waits before it claims a share of its own, so the child claims some on a loaded machine too.
-    spread = SpreadScan(OS_READER, 2, computed, meanwhile=lambda: time.sleep(0.5))
+    spread = SpreadScan(OS_READER, 2, computed)
     registry = discover_skills(config, strategy=spread, visit=WhereAndWhat())
     loaded = {str(skill.path) for skill in registry.all_skills()}
     duplicates = {str(item.path) for item in registry.skipped if item.skill is not None}
@@ -183,11 +193,15 @@ def test_a_caller_that_stops_leaves_no_child_behind() -> None:
         time.sleep(0.05)  # the children are still busy when the parent stops
         return {item: item for item in items}
 
-    def stop() -> None:  # the parent's own work alongside theirs, which it runs once the children are forked
-        raise KeyboardInterrupt
+    parent = os.getpid()
+
+    def stopping(items: Sequence[int]) -> dict[int, int]:  # the parent stops at its first share
+        if os.getpid() == parent:
+            raise KeyboardInterrupt
+        return work(items)
 
     with pytest.raises(KeyboardInterrupt):
-        parallel.map_in_processes(work, list(range(10_000)), 3, meanwhile=stop)
+        parallel.map_in_processes(stopping, list(range(10_000)), 3)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no child of this process is left, running or unreaped
 
