@@ -362,7 +362,11 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
         document.frontmatter_closed = True
         body_break = text.find("\n", fence_start)
         document._body_offset = len(text) if body_break == -1 else body_break + 1
-        _compose_frontmatter(document, text[first_end + 1 : fence_start], first_line=1)
+        # The entries' ranges come from a line index of the frontmatter alone: the same lines, without splitting a
+        # body of hundreds of lines for the position of a key the rules report (an unknown field's, say).
+        _compose_frontmatter(
+            document, text[first_end + 1 : fence_start], first_line=1, lines=LineIndex(text[:fence_start])
+        )
         return document
     if not _FENCE.match(lines.line_text(0)):
         return document
@@ -435,7 +439,10 @@ def _restore_yaml11_breaks(root: yaml.Node | None) -> None:
                 stack.extend((key, value))
 
 
-def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) -> None:
+def _compose_frontmatter(document: SkillDocument, source: str, first_line: int, lines: LineIndex | None = None) -> None:
+    """Compose ``source``, the frontmatter from ``first_line`` on, into ``document``'s entries (or its YAML
+    problem). ``lines``: a line index that holds the frontmatter's lines as the document's does, for the entries'
+    ranges (the document's own by default)."""
     source, translated = _without_yaml11_breaks(source)
     try:
         too_deep = _too_deep(source)
@@ -492,19 +499,19 @@ def _compose_frontmatter(document: SkillDocument, source: str, first_line: int) 
             Range(at, Position(at.line, at.character + 1)),
         )
         return
-    _take_root(document, root, first_line)
+    _take_root(document, root, first_line, document.lines if lines is None else lines)
 
 
-def _take_root(document: SkillDocument, root: yaml.Node | None, first_line: int) -> None:
+def _take_root(document: SkillDocument, root: yaml.Node | None, first_line: int, lines: LineIndex) -> None:
     """Record the composed frontmatter: its entries, or that it is not a mapping."""
     if root is None:  # an empty frontmatter is an empty mapping
         return
     if not isinstance(root, yaml.MappingNode):
-        document.not_a_mapping = _node_range(root, first_line, document.lines)
+        document.not_a_mapping = _node_range(root, first_line, lines)
         return
     document.flow_mapping = bool(root.flow_style)
     for key_node, value_node in root.value:
-        document.entries.append(FrontmatterEntry(_key_text(key_node), key_node, value_node, document.lines, first_line))
+        document.entries.append(FrontmatterEntry(_key_text(key_node), key_node, value_node, lines, first_line))
 
 
 def _alias_range(lines: LineIndex, after_key: Position) -> Range:
