@@ -52,7 +52,7 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "skill-split": ("clarvis_lsp.documents.skill", "SPLIT_FAST_PATH"),
     "body-links": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
     "link-lookup-first": ("clarvis_lsp.rules.skill_links", "LOOKUP_FIRST_FAST_PATH"),
-    "project-options": ("clarvis_lsp.project_config", "PLAIN_OPTIONS_FAST_PATH"),
+    "project-options": ("clarvis_lsp.config.project", "PLAIN_OPTIONS_FAST_PATH"),
 }
 """Each fast path still in the code: the module and the constant that switches it (read at call time)."""
 
