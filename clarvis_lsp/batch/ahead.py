@@ -5,18 +5,39 @@ files anyway, in a worker process when a large root is spread over processes (``
 file's own rules there uses the parse where it was made, instead of sending it back or parsing it twice. What is
 computed waits in ``computed`` until the check step takes it (``own_findings``); a file nobody asks about is never
 looked at again.
+
+Once a file's findings are computed its parse is not kept: discovery keeps the record with a way to read the text
+again (``read_again``), which only a cross-file finding (a duplicate name, a shadowed copy) uses. Kept, the
+documents of 20,000 realistic skills held about 500 MB (peak RSS 629 MB in one process, 128 MB without), and
+building that much memory cost 5-10 % of the check's CPU
+time (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from clarvis_lsp.discovery import AgentInfo
+from clarvis_lsp.discovery.io import DirectoryReader
 from clarvis_lsp.discovery.skills import DirScan
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.text import decode
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+
+
+def read_again(reader: DirectoryReader, path: str, follow_symlinks: bool) -> Callable[[], str]:
+    """How to read a SKILL.md that was checked ahead again, should a cross-file finding need its positions: as it
+    was read, or as empty text if it has gone since."""
+
+    def read() -> str:
+        data, _why = reader.read(path, follow_symlinks)
+        return decode(data).text if data is not None else ""
+
+    return read
 
 
 class CheckAhead:
@@ -36,11 +57,18 @@ class CheckAhead:
     def reads_document(self, skill_md: str) -> bool:
         return skill_md.startswith(self._prefixes)
 
-    def __call__(self, scan: DirScan) -> None:
+    def __call__(self, scan: DirScan) -> DirScan | None:
+        """Compute the file's own findings; discovery then keeps the record without its parse."""
         skill = scan.skill
         if skill is None or not str(skill.path).startswith(self._prefixes) or skill.path in self._engine.overlay:
-            return  # an editor buffer may be refused by ``read``: the check step reads it as usual
-        self.computed[str(skill.path)] = self._engine.skill_findings(skill, self._agents)
+            return None  # an editor buffer may be refused by ``read``: the check step reads it as usual
+        path = str(skill.path)
+        self.computed[path] = self._engine.skill_findings(skill, self._agents)
+        if not isinstance(skill.parsed, SkillDocument):
+            return None
+        engine = self._engine
+        text = UnparsedSkill(skill.path, read_again(engine.reader, path, engine.config.follow_symlinks))
+        return DirScan(scan.dir_name, replace(skill, parsed=text), scan.malformed, scan.warnings)
 
     def pending(self, path: Path) -> bool:
         """Whether the file's own findings were computed and not taken yet."""

@@ -10,17 +10,17 @@ check-ahead's findings, ``batch.ahead``) travels with it.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Generic, TypeVar
 
+from clarvis_lsp.batch.ahead import read_again
 from clarvis_lsp.batch.processes import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
 from clarvis_lsp.discovery.io import DirectoryReader, DirectoryWork
 from clarvis_lsp.discovery.scan import skill_info
 from clarvis_lsp.discovery.skill_config import SkillRoot
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
-from clarvis_lsp.documents.text import decode
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 
 _SentSkill = tuple[str, str, "str | bytes | None", tuple[str, ...]]
@@ -85,19 +85,11 @@ class SpreadScan(Generic[T]):
             return received
         name, description, content, resources = received
         path = self._reader.path(os.path.join(dir_path, SKILL_FILE))
-        parsed = UnparsedSkill(path, content if content is not None else self._read_again(str(path)))
+        parsed = UnparsedSkill(
+            path, content if content is not None else read_again(self._reader, str(path), self._follow_symlinks)
+        )
         skill = skill_info(root, root_index, path, name, description, parsed, resources)
         return DirScan(os.path.basename(dir_path), skill=skill)
-
-    def _read_again(self, path: str) -> Callable[[], str]:
-        """How to read a SKILL.md that a worker checked, should a cross-file finding (a duplicate name, a shadowed
-        copy) need its positions: as the worker read it, or as empty text if it has gone since."""
-
-        def read() -> str:
-            data, _why = self._reader.read(path, self._follow_symlinks)
-            return decode(data).text if data is not None else ""
-
-        return read
 
 
 def _sent(scan: DirScan, *, checked: bool) -> DirScan | _SentSkill:

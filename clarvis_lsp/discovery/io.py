@@ -9,7 +9,7 @@ the per-directory work is mapped, never *what* is decided:
 - a ``ScanStrategy`` maps the work of reading a root's directories over their names (``SEQUENTIAL``: here, in
   order; a headless run may spread a large root over processes);
 - a ``DirectoryVisit`` is called with each directory's result where it was read, for work a caller wants done on
-  the parse while it is fresh.
+  the parse while it is fresh (and may hand back a lighter copy of the result to keep, once it is done with it).
 
 Nothing here knows about processes, pickling or rules; those live with the callers that need them.
 """
@@ -80,7 +80,11 @@ class DirectoryVisit(Protocol):
         rather than after a quick look at its name and description (``simple_identity``) that would be wasted."""
         ...
 
-    def __call__(self, scan: DirScan) -> None: ...
+    def __call__(self, scan: DirScan) -> DirScan | None:
+        """Do the work; return what discovery keeps for this directory instead of ``scan`` (the same skills,
+        warnings and problems: a copy whose document is left to be read again when asked for, say), or None to
+        keep ``scan``."""
+        ...
 
 
 class ScanStrategy(Protocol):

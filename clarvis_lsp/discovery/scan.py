@@ -302,8 +302,8 @@ def scan_root(
                 kept = seen.setdefault(result.skill.name, result.skill)
                 if kept is not result.skill:
                     raise _duplicate_error(result.skill, kept)
-            if visit is not None:
-                visit(result)
+            if visit is not None and (kept_instead := visit(result)) is not None:
+                read[name] = kept_instead
         return read
 
     mapped = (SEQUENTIAL if config.strict else strategy)(read_directories, list(by_name), root, root_index)

@@ -20,6 +20,8 @@ from clarvis_lsp.batch.plan import Plan
 from clarvis_lsp.batch.run import CheckRequest, check_paths, discover
 from clarvis_lsp.cli import main
 from clarvis_lsp.config.project import layered, load_project_config
+from clarvis_lsp.documents.skill import UnparsedSkill
+from clarvis_lsp.documents.text import decode
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
@@ -135,3 +137,8 @@ def test_a_skill_is_checked_where_discovery_reads_it(tmp_path: Path, jobs: int) 
         assert ahead.own_findings(path) == after.check_file(path)
         assert not ahead.pending(path)  # taken, so a later check reads the file again
     assert any(after.check_file(path) for path in skill_files)
+    # Once checked, a record keeps no parse, only a way to read its text again (a cross-file finding may ask).
+    for skill in registry.all_skills():
+        if skill.path in read_as_skills:
+            assert isinstance(skill.parsed, UnparsedSkill) and callable(skill.parsed.content)
+            assert skill.document.text == decode(skill.path.read_bytes()).text
