@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from clarvis_lsp.discovery import AgentInfo
 from clarvis_lsp.discovery.io import DirectoryReader
+from clarvis_lsp.discovery.scan import skill_info
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
 from clarvis_lsp.documents.text import decode
@@ -67,7 +67,11 @@ class CheckAhead:
             return None
         engine = self._engine
         text = UnparsedSkill(skill.path, read_again(engine.reader, path, engine.config.follow_symlinks))
-        return DirScan(scan.dir_name, replace(skill, parsed=text), scan.malformed, scan.warnings)
+        # Built as discovery builds a record (``dataclasses.replace`` asks the class for its fields each time).
+        lighter = skill_info(
+            skill.root, skill.root_index, skill.path, skill.name, skill.description, text, skill.resource_paths
+        )
+        return DirScan(scan.dir_name, lighter, scan.malformed, scan.warnings)
 
     def pending(self, path: Path) -> bool:
         """Whether the file's own findings were computed and not taken yet."""
