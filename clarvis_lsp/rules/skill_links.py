@@ -285,7 +285,7 @@ def _every_destination_fine(
     False, and the scan decides."""
     text = document.text
     start = document.body_offset
-    lines_read: set[int] = set()
+    line_read_to = start  # the end of the last line whose definition was read: a line holds at most one
     close = text.find("]", start)
     while close != -1:
         after = text[close + 1 : close + 2]
@@ -298,22 +298,31 @@ def _every_destination_fine(
                 written = text[close + 2 : tail.end() - 1]
                 if "\\" in written or "`" in written or "<" in written:
                     return False
-        elif after == ":":
-            line_start = max(text.rfind("\n", start, close), text.rfind("\r", start, close)) + 1
-            line_start = max(line_start, start)
+        elif after == ":" and close >= line_read_to:
+            # Searched back only to the last line read, and forward to this line's end: linear in the body.
+            line_start = max(text.rfind("\n", line_read_to, close), text.rfind("\r", line_read_to, close)) + 1
+            line_start = max(line_start, line_read_to)
             if text[line_start - 1 : line_start] == "\r":
                 return False  # after a lone CR, where `^` does not match: the scan reads its lines
-            if line_start not in lines_read:  # a line holds at most one definition, from its start
-                lines_read.add(line_start)
-                definition = _DEFINITION.match(text, line_start)
-                if definition is not None:
-                    written = definition.group(1)
+            line_read_to = _line_end(text, close)
+            definition = _DEFINITION.match(text, line_start)
+            if definition is not None:
+                written = definition.group(1)
         if written is not None:
             target, resolved = _resolve(written, directory)
             if resolved is not None and _problem(target, "Link", resolved, directory, exists, lexists) is not None:
                 return False
         close = text.find("]", close + 1)
     return True
+
+
+def _line_end(text: str, index: int) -> int:
+    """Where the line holding ``index`` ends (at its line break, CR or LF), or the end of ``text``. A CR is looked
+    for only up to the next LF: searched to the end of the text, it made a body of many lines quadratic."""
+    end = text.find("\n", index)
+    end = len(text) if end == -1 else end
+    carriage_return = text.find("\r", index, end)
+    return end if carriage_return == -1 else carriage_return
 
 
 def _problem(
