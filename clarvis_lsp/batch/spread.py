@@ -102,15 +102,18 @@ def _sent(scan: DirScan, *, checked: bool) -> DirScan | _SentSkill:
         return portable(scan)  # the rare directory with a problem goes as it is, its documents as text
     parsed = skill.parsed
     content = None if checked else parsed.content if isinstance(parsed, UnparsedSkill) else parsed.text
-    if callable(content):  # pragma: no cover - only a parent's records read again, and they are never sent
+    if callable(content):  # pragma: no cover - a record read again was checked, and its text is not sent
         content = content()
     return (skill.name, skill.description, content, skill.resource_paths)
 
 
 def portable(scan: DirScan) -> DirScan:
-    """``scan`` with its documents replaced by their text (``UnparsedSkill``), as it is sent between processes."""
+    """``scan`` with its documents replaced by their text (``UnparsedSkill``), as it is sent between processes. A
+    record the check-ahead left with a way to read its text again (a function, which does not pickle) goes with
+    its text too: read now, for the rare directory with a problem."""
     skill = scan.skill
-    if skill is not None and isinstance(skill.parsed, SkillDocument):
+    parsed = skill.parsed if skill is not None else None
+    if skill is not None and (isinstance(parsed, SkillDocument) or (parsed is not None and callable(parsed.content))):
         skill = replace(skill, parsed=UnparsedSkill(skill.parsed.path, skill.parsed.text))
     malformed = scan.malformed
     if malformed is not None and isinstance(malformed.parsed, SkillDocument):

@@ -11,15 +11,18 @@ children; and the same registry when plainly simple frontmatter is read without 
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from clarvis_lsp.batch import processes as parallel
-from clarvis_lsp.batch.spread import SpreadScan
+from clarvis_lsp.batch.ahead import read_again
+from clarvis_lsp.batch.spread import SpreadScan, portable
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillConfig,
@@ -218,3 +221,27 @@ def test_a_registry_read_without_parsing_simple_frontmatter_is_the_same(
     monkeypatch.setattr(skill_document, "SIMPLE_IDENTITY", False)
     parsed = discover_skills(config)
     assert _shape(fast) == _shape(parsed)
+
+
+def test_a_checked_copy_with_a_warning_travels_as_its_text(discovery_tree: Any) -> None:
+    """A directory with a warning travels whole (``portable``); when the check-ahead has left its record a way to
+    read the text again (a function, which does not pickle), the text travels instead."""
+    _root_path, config = _root(discovery_tree)
+    registry = discover_skills(config)
+    [scan] = [
+        scan
+        for root_scan in registry.scans
+        for name in root_scan.dir_names
+        if (scan := root_scan.dir_scan(name)) is not None and scan.warnings and scan.skill is not None
+    ]
+    assert scan.skill is not None
+    path = scan.skill.path
+    checked = DirScan(
+        scan.dir_name,
+        replace(scan.skill, parsed=UnparsedSkill(path, read_again(OS_READER, str(path), True))),
+        scan.malformed,
+        scan.warnings,
+    )
+    received = pickle.loads(pickle.dumps(portable(checked)))
+    assert received.skill is not None and received.skill.document.text == decode(path.read_bytes()).text
+    assert received.warnings == scan.warnings
