@@ -8,7 +8,7 @@ plugins discovery resolved).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -31,6 +31,7 @@ class JsonFileContext:
     agents: Mapping[str, AgentInfo]
     extra_settings_fields: tuple[str, ...] = ()
     read_text: Callable[[Path], str | None] | None = None  # another file's text, open buffers first (the engine's)
+    overlay: Mapping[Path, str] = field(default_factory=dict)  # the open buffers, for a directory scanned here
 
     @property
     def settings_scope(self) -> SettingsScope:

@@ -40,7 +40,7 @@ from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.knowledge.files import CANDIDATE_NAMES, FileKind, file_kind
-from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, settings_file
+from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, SKILLS_DIR, settings_file
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
 from clarvis_lsp.rules.discovery import (
@@ -459,6 +459,7 @@ class WorkspaceEngine:
             agents=found.agents,
             extra_settings_fields=tuple(self.config.settings.extra_fields),
             read_text=self.read_text,
+            overlay=self.overlay,
         )
 
     def cross_file(self) -> list[Diagnostic]:
@@ -483,12 +484,16 @@ class WorkspaceEngine:
     def update(self, changed: Iterable[Path]) -> set[Path]:
         """Bring discovery up to date after ``changed`` changed (on disk or in the overlay).
 
-        Returns the files whose cross-file findings may have changed. A SKILL.md edit re-reads only that skill
+        Returns the files whose cross-file findings may have changed, and the ``plugin.json`` of a plugin whose
+        skill changed (its ``bootstrapSkill`` must name one of them). A SKILL.md edit re-reads only that skill
         directory and recomputes the discovery findings of the names it declared before and after, so a
         keystroke costs what the edited file costs. Anything else discovery depends on (settings, plugins,
         agents, configuration) starts discovery over.
         """
         paths = set(changed)
+        return self._update(paths) | _plugin_manifests_of(paths)
+
+    def _update(self, paths: set[Path]) -> set[Path]:
         if any(path.name == MARKETPLACE_FILE for path in paths):
             self._marketplace_plugins = None  # its entries may point to other plugin directories now
         if self._discovered is None:
@@ -589,6 +594,16 @@ class WorkspaceEngine:
         """A file's text (the overlay wins), or None when it cannot be read."""
         read = self.read(path)
         return read[0] if read is not None else None
+
+
+def _plugin_manifests_of(paths: set[Path]) -> set[Path]:
+    """The ``plugin.json`` beside the ``skills/`` directory of each changed ``SKILL.md`` that may be a plugin's
+    (``<plugin>/skills/<dir>/SKILL.md``): whether it exists is the caller's to see."""
+    return {
+        path.parents[2] / PLUGIN_MANIFEST
+        for path in paths
+        if path.name == "SKILL.md" and len(path.parents) > 2 and path.parents[1].name == SKILLS_DIR
+    }
 
 
 def _inside_a_root(path: Path, roots: list[str]) -> bool:

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lsp_support import ClarvisClient, custom_request, open_document, write_file
+import pytest
+from lsp_support import ClarvisClient, custom_request, diagnostics_for, open_document, write_file
 from lsprotocol import types
 
 PLUGIN = ".clarvis/plugins/kit"
@@ -108,3 +109,35 @@ async def test_a_plugin_not_loaded_lists_a_new_unsaved_skill(
     listed = [line.split("\t") for line in cli(workspace, home, "--list").splitlines()]
     printed = [str(workspace / fields[1]) for fields in listed if fields[0] == "(not loaded)"]
     assert printed == served
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+async def test_a_bootstrap_skill_renamed_in_an_unsaved_buffer_is_known_to_the_plugin_json(
+    client: ClarvisClient, workspace: Path, enabled: bool
+) -> None:
+    """``plugin/unknown-bootstrap-skill`` reads the plugin's skills as every other view does, buffers first, and
+    the open ``plugin.json`` is checked again when one of its plugin's skills changes: renaming the skill to the
+    name ``bootstrapSkill`` gives makes the finding go, before anything is saved, and renaming it again brings it
+    back. Enabled, the plugin's skills are discovery's; not enabled, they are scanned for the rule alone."""
+    if enabled:
+        write_file(workspace, ".clarvis/settings.json", '{"enabledPlugins": ["kit"]}\n')
+    manifest = write_file(workspace, f"{PLUGIN}/plugin.json", '{"name": "kit", "bootstrapSkill": "lint-strict"}\n')
+    lint = write_file(workspace, f"{PLUGIN}/skills/lint/SKILL.md", "---\nname: lint-check\ndescription: Lints.\n---\n")
+    open_document(client, manifest)
+    shown = await diagnostics_for(client, manifest, lambda codes: "plugin/unknown-bootstrap-skill" in codes)
+    assert "plugin/unknown-bootstrap-skill" in {str(item.code) for item in shown}
+
+    open_document(client, lint, RENAMED)  # renamed to lint-strict, not saved
+    await client.quiesce()
+    shown = await diagnostics_for(client, manifest, lambda codes: "plugin/unknown-bootstrap-skill" not in codes)
+    assert "plugin/unknown-bootstrap-skill" not in {str(item.code) for item in shown}
+
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=lint.as_uri(), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=RENAMED.replace("strict", "lax"))],
+        )
+    )
+    await client.quiesce()
+    shown = await diagnostics_for(client, manifest, lambda codes: "plugin/unknown-bootstrap-skill" in codes)
+    assert "plugin/unknown-bootstrap-skill" in {str(item.code) for item in shown}
