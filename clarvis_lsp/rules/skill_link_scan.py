@@ -238,7 +238,7 @@ def _definitions_plain(masked: str, raw: str) -> bool:
     none hidden by masking (definitions are read before code spans), none inside a paragraph, none with a title
     on the next line or a label across lines, each alone on its line. Both texts are asked: masking blanks escaped
     characters and code spans, which are text to a paragraph and to a definition's label or destination."""
-    if raw.count("]:") != masked.count("]:"):
+    if raw.count("]:") != masked.count("]:") or _ODD_DESTINATION_START.search(raw):
         return False
     return not any(
         _definition_in_a_paragraph(text)
@@ -293,10 +293,20 @@ def _plain_definition(text: str, start: int, end: int) -> bool:
     )
 
 
+# What may follow a definition's `]:` that the parse reads otherwise than the patterns here: white space that is no
+# space, tab or line break to CommonMark (a no-break space, a form feed: a destination to the parse, none to
+# ``_DEFINITION``, whose label a later definition could then seem to define first).
+_ODD_DESTINATION_START = re.compile(r"\]:[ \t]*(?:\r?\n[ \t]*)?[^\S \t\r\n]")
+
+
 def _definitions_stand_alone(region: str) -> bool:
     """Whether each link definition of ``region`` is alone on its line(s) and holds no link of its own, as the
-    fast scan assumes (text after the destination makes it a paragraph instead, and the parse knows which)."""
+    fast scan assumes (text after the destination makes it a paragraph instead, and the parse knows which). A
+    destination with a backslash is left to the parse too: markdown-it reads a backslash before a space as an
+    escape, which ends no destination there."""
     for match in _DEFINITION.finditer(region):
+        if "\\" in match.group(1):
+            return False
         label_start = region.index("[", match.start())
         if region[match.start() : label_start].strip(" \t>"):
             return False  # in a list item, which may or may not interrupt a paragraph: the parse knows

@@ -99,6 +99,7 @@ WORST: dict[str, tuple[Use, list[Callable[[int], str]]]] = {
     "_MARKDOWN_LINE": (_all, [lambda n: "a" * n, lambda n: "\r" * n]),
     "_FENCE_LINE": (_match, [lambda n: "`" * n]),
     "_LONE_CR": (_search, [lambda n: "\r\n" * n]),
+    "_ODD_DESTINATION_START": (_search, [lambda n: "]:" + " " * n, lambda n: "]: \n" * n]),
     "_PLACEHOLDER_SEGMENT": (_match, [lambda n: "${" + "a" * n, lambda n: "{{" + "a" * n + "}"]),
     "_PLACEHOLDER": (_search, [lambda n: "{" + "a" * n, lambda n: "{a" * n]),
     "_HTML_START": (_search, [lambda n: "<" * n]),
