@@ -20,8 +20,9 @@ from pathlib import Path
 from clarvis_lsp.discovery.fs import is_within, symlinked_directory
 from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, DirectoryVisit, ScanStrategy
 from clarvis_lsp.discovery.scan import RootScan, ScanProgress, scan_root
-from clarvis_lsp.discovery.skill_config import AgentSkillsOptions, SkillConfig, resolve_config
+from clarvis_lsp.discovery.skill_config import AgentSkillsOptions, SkillConfig, SkillRoot, SkillScope, resolve_config
 from clarvis_lsp.discovery.skills import DiscoveryWarning, SkillInfo, SkippedSkill
+from clarvis_lsp.knowledge.layout import SKILLS_DIR
 
 __all__ = [
     "AgentSkills",
@@ -63,6 +64,20 @@ class SkillRegistry:
     def scans(self) -> tuple[RootScan, ...]:
         """The per-root results, indexed like ``config.roots``."""
         return self._scans
+
+    def plugin_scan(
+        self, plugin_dir: Path, overlay: Mapping[Path, str] | None = None, *, scope: SkillScope = "workspace"
+    ) -> RootScan:
+        """The scan of the plugin's ``skills/`` directory: this registry's when discovery scanned it (the plugin
+        is enabled), else a scan of that directory alone under the same options, reading ``overlay`` (the open
+        buffers) before the disk. ``scope`` is the plugin's, for a directory scanned here. Every view of a
+        plugin's skills (completion, hover, the effective configuration, ``plugin/unknown-bootstrap-skill``)
+        asks this, so they give one answer."""
+        skills_dir = os.path.normpath(plugin_dir / SKILLS_DIR)
+        for scan in self._scans:
+            if os.path.normpath(scan.root.path) == skills_dir:
+                return scan
+        return scan_root(SkillRoot(skills_dir, scope, f"plugin:{plugin_dir.name}"), 0, self._config, overlay)
 
     # --- lookups by name -------------------------------------------------------------------------------------
 

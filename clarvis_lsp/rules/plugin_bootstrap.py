@@ -1,17 +1,14 @@
 """``plugin/unknown-bootstrap-skill``: the skill a ``plugin.json`` injects first must be one of the plugin's own
 skills, a fact about the plugin's ``skills/`` directory (from discovery when it scanned it, else from a scan of
-that directory alone that reads the editor's open buffers first, as ``workspace.plugin_skills`` does for
-completion and hover: a skill renamed in an unsaved buffer counts)."""
+that directory alone that reads the editor's open buffers first, as completion and hover read it:
+``SkillRegistry.plugin_scan``; a skill renamed in an unsaved buffer counts)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from clarvis_lsp.discovery import SkillRoot, scan_root
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonObject
 from clarvis_lsp.findings import Fix, Severity
-from clarvis_lsp.knowledge import layout
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
@@ -33,14 +30,7 @@ UNKNOWN_BOOTSTRAP_SKILL = rule(
 def _plugin_skill_names(plugin_dir: Path, context: JsonFileContext) -> list[str]:
     """The frontmatter names of the skills in ``<plugin>/skills/``: from discovery when it scanned them, else
     read now, open buffers first."""
-    skills_dir = os.path.normpath(plugin_dir / layout.SKILLS_DIR)
-    registry = context.registry
-    for scan in registry.scans:
-        if os.path.normpath(scan.root.path) == skills_dir:
-            return sorted(scan.skills)
-    root = SkillRoot(skills_dir, "workspace", f"plugin:{plugin_dir.name}")
-    scan = scan_root(root, 0, registry.config, context.overlay)
-    return sorted(scan.skills)
+    return sorted(context.registry.plugin_scan(plugin_dir, context.overlay).skills)
 
 
 def check_bootstrap_skill(

@@ -13,13 +13,11 @@ It takes discovery's results and the buffers as arguments and keeps no state.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery import RootScan, SkillInfo, SkillRegistry, SkillRoot, SkillScope, scan_root
-from clarvis_lsp.knowledge.layout import SKILLS_DIR
+from clarvis_lsp.discovery import RootScan, SkillInfo, SkillRegistry, SkillScope
 
 __all__ = ["PluginSkills", "plugin_skills"]
 
@@ -47,12 +45,9 @@ def plugin_skills(
 ) -> PluginSkills:
     """The skills of the plugin in ``plugin_dir``: from ``registry`` when discovery scanned its ``skills/`` (the
     plugin is enabled), else from a scan of that directory alone under the registry's options, reading
-    ``overlay`` (the open buffers) before the disk. ``scope`` is the plugin's, for a directory scanned here."""
-    skills_dir = os.path.normpath(plugin_dir / SKILLS_DIR)
-    scan = next((scan for scan in registry.scans if os.path.normpath(scan.root.path) == skills_dir), None)
-    if scan is None:
-        scan = scan_root(SkillRoot(skills_dir, scope, f"plugin:{plugin_dir.name}"), 0, registry.config, overlay)
-    return _of(scan)
+    ``overlay`` (the open buffers) before the disk (``SkillRegistry.plugin_scan``). ``scope`` is the plugin's,
+    for a directory scanned here."""
+    return _of(registry.plugin_scan(plugin_dir, overlay, scope=scope))
 
 
 def _of(scan: RootScan) -> PluginSkills:
