@@ -59,9 +59,11 @@ class CheckAhead:
     def __call__(self, scan: DirScan) -> DirScan | None:
         """Compute the file's own findings; discovery then keeps the record without its parse."""
         skill = scan.skill
-        if skill is None or not str(skill.path).startswith(self._prefixes) or skill.path in self._engine.overlay:
-            return None  # an editor buffer may be refused by ``read``: the check step reads it as usual
+        if skill is None:
+            return None
         path = str(skill.path)
+        if not path.startswith(self._prefixes) or skill.path in self._engine.overlay:
+            return None  # an editor buffer may be refused by ``read``: the check step reads it as usual
         self.computed[path] = self._engine.skill_findings(skill, self._agents)
         if not isinstance(skill.parsed, SkillDocument):
             return None

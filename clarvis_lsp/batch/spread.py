@@ -112,8 +112,7 @@ def portable(scan: DirScan) -> DirScan:
     record the check-ahead left with a way to read its text again (a function, which does not pickle) goes with
     its text too: read now, for the rare directory with a problem."""
     skill = scan.skill
-    parsed = skill.parsed if skill is not None else None
-    if skill is not None and (isinstance(parsed, SkillDocument) or (parsed is not None and callable(parsed.content))):
+    if skill is not None and (isinstance(skill.parsed, SkillDocument) or callable(skill.parsed.content)):
         skill = replace(skill, parsed=UnparsedSkill(skill.parsed.path, skill.parsed.text))
     malformed = scan.malformed
     if malformed is not None and isinstance(malformed.parsed, SkillDocument):

@@ -248,8 +248,8 @@ class UnparsedSkill:
     kept as the UTF-8 bytes it was read as whenever they decode cleanly: CPython stores a string at the width of its
     widest character (one emoji makes every character four bytes), and the language server keeps every skill of a
     workspace for the session. ``content`` is those bytes, or the text itself (an editor buffer, a file whose bytes
-    needed repairing), or how to read the text again when it is asked for (a SKILL.md that a worker process of a
-    headless check read and checked, whose text did not travel back: ``batch.spread``)."""
+    needed repairing), or how to read the text again when it is asked for (a SKILL.md a headless check has
+    checked already and let go of: ``batch.ahead``)."""
 
     __slots__ = ("content", "path")
 
