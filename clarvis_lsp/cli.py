@@ -94,7 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--trusted",
         action="store_true",
-        help="treat the workspace as approved with /workspace-trust (--effective, --why; --check: no trust notices)",
+        help="treat the workspace as approved with /workspace-trust: the workspace's enabledPlugins contribute skills "
+        "(--effective, --why, --list, --check), and --check shows no trust notices",
+    )
+    check.add_argument(
+        "--platform",
+        metavar="NAME",
+        help="--effective, --why: whose capability-executable overrides apply (linux, darwin, win32; default: this "
+        "machine's)",
     )
     check.add_argument("--no-follow-symlinks", action="store_true", help="ignore symlinked skills and resources")
     check.add_argument("--select", action="append", default=[], metavar="CODE", help="only these codes/families")
@@ -275,6 +282,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
         select=_codes(args.select),
         ignore=_codes(args.ignore) + (TRUST_NOTICES if args.trusted else ()),
         jobs=args.jobs,
+        trusted=args.trusted,
     )
     unknown = _unknown_patterns(args)
     if unknown is not None:
@@ -426,17 +434,9 @@ def _print_diff(report: CheckReport, request: CheckRequest, *, unsafe: bool) -> 
 
 
 def _format_list(report: CheckReport) -> str:
-    from clarvis_lsp.discovery import unloaded_plugins
-    from clarvis_lsp.listing import effective_skills, format_listing
+    from clarvis_lsp.listing import discovered_skills, format_listing
 
-    workspaces = [
-        effective_skills(
-            engine.directory,
-            engine.discovered.registry,
-            unloaded_plugins(engine.discovered.plugins, engine.discovered.enabled_plugins),
-        )
-        for engine in report.engines
-    ]
+    workspaces = [discovered_skills(engine.directory, engine.discovered) for engine in report.engines]
     # The roots a project file set (no --root replaced them): marked, as they may name any directory.
     from_project_file: dict[Path, tuple[Path, int]] = {}
     for engine in report.engines:

@@ -14,10 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from clarvis_lsp.discovery import PluginInfo, SkillInfo, SkillRegistry, SkillRoot
+from clarvis_lsp.discovery import PluginInfo, SkillInfo, SkillRegistry, SkillRoot, unloaded_plugins
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 from clarvis_lsp.workspace.plugin_skills import plugin_skills
+
+if TYPE_CHECKING:
+    from clarvis_lsp.workspace.engine import Discovered
 
 
 def origin_label(scope: str, source: str) -> str:
@@ -92,16 +96,20 @@ def effective_skills(
     unloaded_plugins: Sequence[PluginInfo] = (),
     *,
     overlay: Mapping[Path, str] | None = None,
+    held_back_plugins: Sequence[PluginInfo] = (),
 ) -> WorkspaceSkills:
     """The registry's winners, shadowed and skipped copies, by name in sorted order, then what could not load: the
-    SKILL.md files discovery could not read, and the skills of the enabled plugins Clarvis does not load
-    (``unloaded_plugins``, see ``PluginInfo.not_loaded``), which discovery skips. ``overlay``: the open buffers
-    discovery read, read again for those plugins' skills."""
+    SKILL.md files discovery could not read, the skills of the enabled plugins Clarvis does not load
+    (``unloaded_plugins``, see ``PluginInfo.not_loaded``), which discovery skips, and those of the plugins only an
+    untrusted workspace enables (``held_back_plugins``), which contribute nothing until it is trusted.
+    ``overlay``: the open buffers discovery read, read again for those plugins' skills."""
     duplicates: dict[str, list[SkippedCopy]] = {}
     unloaded: list[UnloadedSkill] = []
     roots = registry.config.roots
     for plugin in unloaded_plugins:
         unloaded.extend(_plugin_skills_not_loaded(plugin, registry, overlay))
+    for plugin in held_back_plugins:
+        unloaded.extend(_plugin_skills_not_loaded(plugin, registry, overlay, reason=HELD_BACK_REASON))
     for item in registry.skipped:
         if item.skill is not None and item.warning.other is not None:
             duplicates.setdefault(item.skill.name, []).append(SkippedCopy(_copy(item.skill), item.warning.other))
@@ -118,6 +126,21 @@ def effective_skills(
         valid = NAME_PATTERN.match(name) is not None and len(name) <= NAME_MAX_LENGTH
         skills.append(EffectiveSkill(name, _copy(winner), shadowed, skipped, valid))
     return WorkspaceSkills(directory, tuple(roots), tuple(skills), tuple(sorted(unloaded, key=lambda u: u.path)))
+
+
+def discovered_skills(
+    directory: Path, discovered: Discovered, overlay: Mapping[Path, str] | None = None
+) -> WorkspaceSkills:
+    """``effective_skills`` of one engine's discovery, in its trust state: ``--list`` and the editor's Effective
+    skills view both ask this, so they list the same copies and the same plugins held back or not loaded."""
+    return effective_skills(
+        directory,
+        discovered.registry,
+        # A plugin Clarvis does not load is listed in either state, whichever list enables it.
+        unloaded_plugins(discovered.plugins, [*discovered.plugins_in_force, *discovered.enabled_plugins]),
+        overlay=overlay,
+        held_back_plugins=[discovered.plugins[name] for name in discovered.held_back_plugins],
+    )
 
 
 def format_listing(
@@ -155,12 +178,15 @@ def format_listing(
     return "\n".join(lines) + "\n"
 
 
+HELD_BACK_REASON = "held back: only the workspace settings enable this plugin, until /workspace-trust"
+
+
 def _plugin_skills_not_loaded(
-    plugin: PluginInfo, registry: SkillRegistry, overlay: Mapping[Path, str] | None
+    plugin: PluginInfo, registry: SkillRegistry, overlay: Mapping[Path, str] | None, *, reason: str | None = None
 ) -> list[UnloadedSkill]:
     """Each SKILL.md in the ``skills/`` of a plugin Clarvis does not load (``workspace.plugin_skills``: open
     buffers first, a duplicate or malformed one too), with why."""
-    reason = f"not loaded: {plugin.not_loaded}"
+    reason = reason or f"not loaded: {plugin.not_loaded}"
     found = plugin_skills(registry, plugin.directory, overlay, scope=plugin.scope)
     return [UnloadedSkill(path, plugin.scope, f"plugin:{plugin.name}", reason) for path in found.files]
 

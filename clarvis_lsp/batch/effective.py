@@ -66,9 +66,10 @@ def workspace_models(args: argparse.Namespace, cwd: Path, home: Path, *, trusted
             home=home,
             explicit_roots=explicit,
             ceiling=ceiling,
+            trusted=trusted,
         )
         discover(engine, jobs=args.jobs)
-        models.append(effective_of(engine, trusted=trusted))
+        models.append(effective_of(engine, trusted=trusted, platform=args.platform))
     return models
 
 

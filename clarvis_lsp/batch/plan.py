@@ -62,6 +62,7 @@ class CheckRequest:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     jobs: int | None = None  # processes for discovery's reads and the per-file work; None: one a core when it pays
+    trusted: bool = False  # --trusted: the workspace is approved, its enabledPlugins' skills count
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,7 @@ class Plan:
                 explicit_roots=request.explicit_roots,
                 outer_excludes=outer,
                 ceiling=ceiling,
+                trusted=request.trusted,
                 rules=RuleSelection(select=request.select, ignore=request.ignore),
                 reader=self.listings,
             )

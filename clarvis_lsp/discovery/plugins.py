@@ -195,17 +195,19 @@ def effective_enabled_plugins(
     overlay: Mapping[Path, str] | None = None,
     *,
     follow_symlinks: bool = True,
+    trusted: bool = True,
 ) -> list[str]:
     """The ``enabledPlugins`` in force: the workspace settings' list when it has the field, else the personal one.
 
     Workspace settings override personal settings field by field, so a workspace file without
-    ``enabledPlugins`` leaves the personal list in force. The workspace is treated as trusted (the linter checks
-    what will be active once ``/workspace-trust`` approves it).
+    ``enabledPlugins`` leaves the personal list in force. ``trusted`` (the default: the rules check what will be
+    active once ``/workspace-trust`` approves the workspace) says whether the workspace's list counts at all;
+    untrusted, it is held back and the personal list stays in force (SPEC §2.1).
     """
-    workspace_settings = settings_file(workspace_dir)
-    found = _enabled_field(workspace_settings, overlay, follow_symlinks)
-    if found is not None:
-        return found
+    if trusted:
+        found = _enabled_field(settings_file(workspace_dir), overlay, follow_symlinks)
+        if found is not None:
+            return found
     if not include_user:
         return []
     personal = _enabled_field(settings_file(home), overlay, follow_symlinks)

@@ -37,20 +37,32 @@ PRESETS: dict[str, Callable[..., list[SkillRootInput]]] = {
 }
 
 
+NON_EMPTY_ONLY: frozenset[str] = frozenset({".xcsh"})
+"""Markers that count only when the directory exists and is not empty: xcsh's native provider admits its
+directory with ``ifNonEmptyDir``, so an empty ``.xcsh/`` is as if absent, for the nearest-ancestor search too."""
+
+
+def _has_marker(directory: str | Path, marker: str) -> bool:
+    path = os.path.join(directory, marker)
+    return _non_empty_dir(Path(path)) if marker in NON_EMPTY_ONLY else os.path.isdir(path)
+
+
 def is_workspace_dir(path: str | Path, markers: tuple[str, ...] = WORKSPACE_MARKERS) -> bool:
-    """Whether ``path`` contains one of ``markers`` (``.clarvis/`` or ``.agents/`` by default)."""
-    return any(os.path.isdir(os.path.join(path, marker)) for marker in markers)
+    """Whether ``path`` contains one of ``markers`` (``.clarvis/`` or ``.agents/`` by default; an empty
+    ``.xcsh/`` does not count)."""
+    return any(_has_marker(path, marker) for marker in markers)
 
 
 def nearest_with(path: str | Path, ceiling: str | Path, directory_name: str) -> Path | None:
     """The nearest ancestor of ``path`` (itself included), up to ``ceiling``, that has a ``directory_name``
-    directory (seed xcsh ``findAllNearestProjectConfigDirs``, for one source); None when none has."""
+    directory (seed xcsh ``findAllNearestProjectConfigDirs``, for one source); None when none has. An empty
+    ``.xcsh`` is passed over (``NON_EMPTY_ONLY``): the search goes on to the ancestors."""
     top = os.path.normpath(os.path.abspath(ceiling))
     current = os.path.normpath(os.path.abspath(path))
     if current != top and not current.startswith(top.rstrip(os.sep) + os.sep):
         return None
     while True:
-        if os.path.isdir(os.path.join(current, directory_name)):
+        if _has_marker(current, directory_name):
             return Path(current)
         if current == top:
             return None
@@ -114,7 +126,7 @@ def find_workspaces(
     def not_a_marker(entry: os.DirEntry[str]) -> bool:
         if entry.name not in ALL_MARKERS:
             return True
-        if entry.name in markers:
+        if entry.name in markers and (entry.name not in NON_EMPTY_ONLY or _non_empty_dir(Path(entry.path))):
             with_marker.add(os.path.dirname(entry.path))
         return False
 
@@ -123,7 +135,7 @@ def find_workspaces(
             if (
                 entry.name in markers
                 and entry.is_symlink()
-                and os.path.isdir(entry.path)
+                and _has_marker(directory.path, entry.name)
                 and not excludes.directory(directory.child_relative(entry.name))
             ):
                 with_marker.add(directory.path)

@@ -30,6 +30,7 @@ from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.plugin_skills import plugin_skills
 
 MAX_DOCUMENT_SYMBOLS = 5000  # a 10 MB JSON file has far more nodes than an outline can show
 MAX_SYMBOL_DEPTH = 64
@@ -139,13 +140,23 @@ def workspace_symbols(
                 container,
                 skill.root_index + 1,
             )
+        for name in found.held_back_plugins:  # found still, marked: they contribute nothing until trust
+            held = found.plugins[name]
+            for skill in plugin_skills(registry, held.directory, engine.overlay, scope=held.scope).skills.values():
+                container = f"{root_label(skill)}, held back until trust"
+                add(skill.name, SymbolKind.FUNCTION, skill.path, partial(name_location, skill), container)
         for plugin in found.plugins.values():
             if match_score(query, plugin.name) is None:
                 continue  # locating a plugin reads its manifest: only for the ones that match
             location = plugin_location(engine, plugin.manifest, plugin.directory)
             if location is None:
                 continue
-            state = "enabled" if plugin.name in found.enabled_plugins else "not enabled"
+            if plugin.name in found.plugins_in_force:
+                state = "enabled"
+            elif plugin.name in found.enabled_plugins:
+                state = "enabled, held back until trust"  # only the untrusted workspace enables it
+            else:
+                state = "not enabled"
             container = f"plugin ({plugin.scope}, {state})"
             add(plugin.name, SymbolKind.PACKAGE, location.path, partial(_located, location), container)
         for agent in found.agents.values():

@@ -7,6 +7,7 @@ prints it for the terminal and turns it into the JSON object both ``--effective 
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from clarvis_lsp.effective.model import Effective, Inputs, compute
@@ -17,8 +18,9 @@ if TYPE_CHECKING:
 __all__ = ["Effective", "Inputs", "compute", "effective_of", "inputs_of"]
 
 
-def inputs_of(engine: WorkspaceEngine) -> Inputs:
-    """The model's inputs from an engine's discovery; its ``read_text`` sees the open buffers (the overlay)."""
+def inputs_of(engine: WorkspaceEngine, platform: str | None = None) -> Inputs:
+    """The model's inputs from an engine's discovery; its ``read_text`` sees the open buffers (the overlay).
+    ``platform``: whose capability-executable overrides apply (default: this machine's)."""
     found = engine.discovered
     return Inputs(
         workspace=engine.directory,
@@ -30,9 +32,11 @@ def inputs_of(engine: WorkspaceEngine) -> Inputs:
         registry=found.registry,
         read_text=engine.read_text,
         overlay=engine.overlay,
+        extra_settings_fields=tuple(engine.config.settings.extra_fields),
+        platform=platform or sys.platform,
     )
 
 
-def effective_of(engine: WorkspaceEngine, *, trusted: bool) -> Effective:
+def effective_of(engine: WorkspaceEngine, *, trusted: bool, platform: str | None = None) -> Effective:
     """The effective configuration of the engine's workspace, in the state the user asked for."""
-    return compute(inputs_of(engine), trusted)
+    return compute(inputs_of(engine, platform), trusted)

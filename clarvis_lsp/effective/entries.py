@@ -5,6 +5,7 @@ with the activation checklist's ``Step`` and the ``Inputs`` the model is compute
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -161,10 +162,18 @@ class SkillEntry:
     winner_label: str = ""
     valid: bool = True
     plugin_active: bool | None = None  # a plugin's skill: whether its plugin is active
+    held_back: bool = False  # a skill of a plugin only the untrusted workspace enables: it neither wins nor shadows
 
     @cached_property
     def checklist(self) -> tuple[Step, ...]:
         steps = [Step("discovered", True, f"in {self.label}:", self.path)]
+        plugin = self.source.removeprefix("plugin:")
+        if self.held_back:
+            return (
+                *steps,
+                Step("enabled", True, f"plugin {plugin} is listed in the workspace's enabledPlugins"),
+                Step("workspace trusted", False, "the workspace's enabledPlugins is held back until /workspace-trust"),
+            )
         if self.winner is not None:
             return (*steps, Step("not shadowed", False, f"shadowed by the {self.winner_label} copy", self.winner))
         if not self.valid:
@@ -173,7 +182,6 @@ class SkillEntry:
         others = self.copies - 1
         steps.append(Step("not shadowed", True, f"wins over {others} other copies" if others else "the only copy"))
         if self.plugin_active is not None:
-            plugin = self.source.removeprefix("plugin:")
             is_active = "active" if self.plugin_active else "not active"
             steps.append(Step("enabled", self.plugin_active, f"plugin {plugin} is {is_active}"))
         return tuple(steps)
@@ -190,6 +198,41 @@ class ProviderEntry:
     plugin: str | None  # the active plugin that serves it
     state: str
     place: Place | None
+    checklist: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class RejectedField:
+    """A top-level settings field Clarvis rejects (settings.json is strict): never effective, listed with the
+    ``settings/unknown-field`` finding that says why and what to do."""
+
+    name: str
+    origin: Origin  # the file that has it: "personal" or "workspace"
+    place: Place
+    finding: str
+
+
+@dataclass(frozen=True)
+class CapabilityEntry:
+    """A plugin's capability executable (``capabilityExecutables.<capability>``): what Clarvis would start, with
+    the defaults the manifest leaves out and the platform override that applies, and whether it is selected.
+
+    A capability service stays inert until its plugin is active and the settings in force select the plugin as
+    that capability's provider (``selected_by``, e.g. ``memory.provider``)."""
+
+    plugin: str
+    capability: str
+    command: object  # the command in effect on ``platform`` (the override's, else the manifest's)
+    args: object
+    env: object
+    timeout_ms: object
+    defaults: tuple[str, ...]  # the fields left out and the defaults Clarvis uses: "args []", "timeout_ms 30000"
+    platform: str  # the platform the override was looked up for (``sys.platform``: linux, darwin, win32)
+    override: tuple[str, ...]  # the fields the platform's override replaces; empty when none applies
+    other_platforms: tuple[str, ...]  # platforms with an override that does not apply here
+    state: str
+    selected_by: str | None  # the settings field that would select a provider of this capability
+    place: Place
     checklist: tuple[Step, ...]
 
 
@@ -217,6 +260,8 @@ class Effective:
     skills: tuple[SkillEntry, ...]
     providers: tuple[ProviderEntry, ...]
     preview: TrustPreview | None  # untrusted only: what trusting would change
+    rejected: tuple[RejectedField, ...] = ()
+    capabilities: tuple[CapabilityEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -232,3 +277,5 @@ class Inputs:
     registry: SkillRegistry
     read_text: ReadText
     overlay: Mapping[Path, str]  # the open buffers read_text sees, for what the model scans itself
+    extra_settings_fields: tuple[str, ...] = ()  # settings.extraFields: top-level fields the user allows
+    platform: str = sys.platform  # whose capability-executable overrides apply (Node's process.platform names)

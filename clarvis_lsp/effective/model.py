@@ -34,8 +34,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from clarvis_lsp.discovery import SkillInfo
 from clarvis_lsp.effective.agents import _agents
+from clarvis_lsp.effective.capabilities import _capabilities
 from clarvis_lsp.effective.entries import (
     ACTIVE,
     BEYOND_RUN,
@@ -54,6 +54,7 @@ from clarvis_lsp.effective.entries import (
     RUNS,
     SHADOWED,
     AgentEntry,
+    CapabilityEntry,
     Contributions,
     Effective,
     HookEntry,
@@ -64,6 +65,7 @@ from clarvis_lsp.effective.entries import (
     PluginEntry,
     ProviderEntry,
     ReadText,
+    RejectedField,
     SettingField,
     SkillEntry,
     Step,
@@ -73,14 +75,16 @@ from clarvis_lsp.effective.hooks import _hooks
 from clarvis_lsp.effective.plugins import _plugins
 from clarvis_lsp.effective.providers import _providers
 from clarvis_lsp.effective.servers import _mcp_servers
-from clarvis_lsp.effective.skills import _plugin_skill_states, _skill_groups, _skills
+from clarvis_lsp.effective.skills import _skills, plugin_scans
 from clarvis_lsp.effective.sources import (
     _enabled_list,
     _field,
+    _known_fields,
     _Manifest,
     _manifest,
     _merge_settings,
     _read_settings,
+    _rejected,
     _Settings,
 )
 from clarvis_lsp.knowledge import layout
@@ -105,6 +109,7 @@ __all__ = [
     "RUNS",
     "SHADOWED",
     "AgentEntry",
+    "CapabilityEntry",
     "Contributions",
     "Effective",
     "HookEntry",
@@ -115,6 +120,7 @@ __all__ = [
     "PluginEntry",
     "ProviderEntry",
     "ReadText",
+    "RejectedField",
     "SettingField",
     "SkillEntry",
     "Step",
@@ -128,7 +134,6 @@ __all__ = [
 
 def compute(inputs: Inputs, trusted: bool) -> Effective:
     """The effective configuration of ``inputs.workspace`` in one state; untrusted also carries the trust preview."""
-    groups = _skill_groups(inputs.registry)
     manifests = {name: _manifest(plugin, inputs.read_text) for name, plugin in inputs.plugins.items()}
     home_settings = layout.settings_file(inputs.home)
     ws_settings = layout.settings_file(inputs.workspace)
@@ -140,28 +145,30 @@ def compute(inputs: Inputs, trusted: bool) -> Effective:
         for name, plugin in inputs.plugins.items()
         if manifests[name].name == name
     }
-    shared = _Shared(groups, manifests, _skills(groups), personal, workspace, plugin_sources)
+    known = _known_fields(inputs.extra_settings_fields)
+    shared = _Shared(manifests, personal, workspace, plugin_sources, known, _rejected(personal, workspace, known))
     model = _compute(inputs, trusted, shared)
     if trusted:
         return model
-    return _with_preview(model, _compute(inputs, True, shared))
+    return _with_preview(model, _compute(inputs, True, shared, with_skills=False))
 
 
 @dataclass(frozen=True)
 class _Shared:
-    """What both states are computed from: the skills by name, the plugin manifests, the settings."""
+    """What both states are computed from: the plugin manifests, the settings, each plugin's hooks."""
 
-    groups: Mapping[str, list[SkillInfo]]
     manifests: Mapping[str, _Manifest]
-    skills: tuple[SkillEntry, ...]
     personal: _Settings
     workspace: _Settings
     plugin_sources: Mapping[str, HookSource | None]  # each loaded plugin's hooks
+    known_fields: tuple[str, ...]  # the top-level settings fields Clarvis accepts (settings.extraFields included)
+    rejected: tuple[RejectedField, ...]  # the others, the same in both states
 
 
-def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
+def _compute(inputs: Inputs, trusted: bool, shared: _Shared, *, with_skills: bool = True) -> Effective:
+    """One state's model; ``with_skills=False`` leaves the skills out (the trust preview names no skill)."""
     personal, workspace = shared.personal, shared.workspace
-    settings = _merge_settings(personal, workspace, trusted)
+    settings = _merge_settings(personal, workspace, trusted, shared.known_fields)
     enabled, enabled_origin = _enabled_list(personal, workspace, trusted)
     enabled_trusted, _ = _enabled_list(personal, workspace, True)
 
@@ -180,8 +187,16 @@ def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
     )
     servers = _mcp_servers(personal, workspace, inputs, manifests, active, trusted)
     agents = _agents(inputs, active, trusted)
-    skills = _plugin_skill_states(shared.skills, active, enabled_trusted)
+    skills: tuple[SkillEntry, ...] = ()
+    if with_skills:
+        held_back = [name for name in enabled_trusted if name in loaded and name not in active and not trusted]
+        skills = _skills(
+            inputs.registry,
+            plugin_scans(inputs.registry, [inputs.plugins[name] for name in active], inputs.overlay),
+            plugin_scans(inputs.registry, [inputs.plugins[name] for name in held_back], inputs.overlay),
+        )
     providers = _providers(settings, personal, workspace, inputs, manifests, active, trusted)
+    capabilities = _capabilities(inputs, manifests, loaded, active, providers)
     return Effective(
         workspace=inputs.workspace,
         home=inputs.home,
@@ -195,6 +210,8 @@ def _compute(inputs: Inputs, trusted: bool, shared: _Shared) -> Effective:
         skills=skills,
         providers=providers,
         preview=None,
+        rejected=shared.rejected,
+        capabilities=capabilities,
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from clarvis_lsp.effective.model import Effective, HookEntry, Place, Step
+from clarvis_lsp.effective.model import CapabilityEntry, Effective, HookEntry, Place, Step
 from clarvis_lsp.effective.why import Answer
 
 DisplayPath = Callable[[Path], str]
@@ -182,6 +182,29 @@ def to_json(model: Effective) -> dict[str, Any]:
             if model.preview is not None
             else None
         ),
+        "rejected": [
+            {"name": item.name, "origin": item.origin, "place": _place(item.place), "finding": item.finding}
+            for item in model.rejected
+        ],
+        "capabilityExecutables": [
+            {
+                "plugin": item.plugin,
+                "capability": item.capability,
+                "command": item.command,
+                "args": item.args,
+                "env": item.env,
+                "timeoutMs": item.timeout_ms,
+                "defaults": list(item.defaults),
+                "platform": item.platform,
+                "override": list(item.override),
+                "otherPlatforms": list(item.other_platforms),
+                "state": item.state,
+                "selectedBy": item.selected_by,
+                "place": _place(item.place),
+                "checklist": _steps(item.checklist),
+            }
+            for item in model.capabilities
+        ],
     }
 
 
@@ -263,6 +286,10 @@ def format_text(model: Effective, show: DisplayPath) -> str:
         rows.append([item.name, item.origin, where, detail])
     lines += _table(rows)
     lines.append("")
+    if model.rejected:
+        lines.append("Rejected settings fields (never in effect, trusted or not)")
+        lines += _table([[item.name, item.origin, _at(item.place, show), item.finding] for item in model.rejected])
+        lines.append("")
 
     enabled = ", ".join(model.enabled_plugins) or "none"
     lines.append(f"Plugins (enabledPlugins in force: {enabled})")
@@ -344,6 +371,11 @@ def format_text(model: Effective, show: DisplayPath) -> str:
     lines += _table(rows)
     lines.append("")
 
+    if model.capabilities:
+        lines.append(f"Capability executables (overrides for {model.capabilities[0].platform})")
+        lines += _table([_capability_row(item, show) for item in model.capabilities])
+        lines.append("")
+
     lines.append("Capability providers")
     rows = []
     for provider in model.providers:
@@ -352,6 +384,22 @@ def format_text(model: Effective, show: DisplayPath) -> str:
         rows.append([provider.capability, provider.provider or "", provider.origin, provider.state, why_not])
     lines += _table(rows)
     return "\n".join(lines) + "\n"
+
+
+def _capability_row(item: CapabilityEntry, show: DisplayPath) -> list[str]:
+    """A capability executable: what would start, the override and defaults in it, and what selects it."""
+    args = item.args if isinstance(item.args, list) else []
+    command = " ".join(str(part) for part in [item.command, *args] if part is not None)
+    notes = []
+    if item.override:
+        notes.append(f"{item.platform} override: {', '.join(item.override)}")
+    if item.other_platforms:
+        notes.append(f"overrides also for {', '.join(item.other_platforms)}")
+    if item.defaults:
+        notes.append(f"defaults: {', '.join(item.defaults)}")
+    failed = next((step for step in item.checklist if not step.ok), None)
+    notes.append(_step_text(failed, show) if failed is not None else item.checklist[-1].detail)
+    return [item.capability, item.plugin, item.state, _at(item.place, show), command, "; ".join(notes)]
 
 
 HOOK_RUN_SHOWN = 8

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from clarvis_lsp.discovery import PluginInfo
 from clarvis_lsp.documents.jsondoc import JsonDocument, JsonNode, JsonObject, parse_json, to_python
@@ -15,9 +16,11 @@ from clarvis_lsp.effective.entries import (
     Origin,
     Place,
     ReadText,
+    RejectedField,
     SettingField,
 )
 from clarvis_lsp.knowledge import settings as settings_facts
+from clarvis_lsp.rules.settings import unknown_field_message
 
 # -- settings ---------------------------------------------------------------------------------------------------
 
@@ -68,12 +71,17 @@ _DEFAULTS: Mapping[str, object] = {
 }
 
 
-def _merge_settings(personal: _Settings, workspace: _Settings, trusted: bool) -> tuple[SettingField, ...]:
-    """Each known top-level field (and any other either file sets) with its effective value and its origin."""
-    names = list(settings_facts.FIELDS)
-    for source in (personal, workspace):
-        if source.root is not None:
-            names.extend(key for key in (member.key for member in source.root.members) if key not in names)
+def _known_fields(extra: Sequence[str]) -> tuple[str, ...]:
+    """The top-level settings fields Clarvis accepts: the schema's, and those ``settings.extraFields`` allows."""
+    return (*settings_facts.FIELDS, *(name for name in extra if name not in settings_facts.FIELD))
+
+
+def _merge_settings(
+    personal: _Settings, workspace: _Settings, trusted: bool, known: Sequence[str]
+) -> tuple[SettingField, ...]:
+    """Each known top-level field (``known``: a field either file sets beyond them is rejected, never effective)
+    with its effective value and its origin."""
+    names = list(known)
     fields: list[SettingField] = []
     for name in names:
         if name == "$schema":
@@ -116,6 +124,23 @@ def _merge_settings(personal: _Settings, workspace: _Settings, trusted: bool) ->
         else:
             fields.append(SettingField(name, _DEFAULTS.get(name), "default", None, held))
     return tuple(fields)
+
+
+def _rejected(personal: _Settings, workspace: _Settings, known: tuple[str, ...]) -> tuple[RejectedField, ...]:
+    """Every top-level field of either file outside ``known``, with its ``settings/unknown-field`` finding: Clarvis
+    rejects them (settings.json is strict), trusted or not, so the model lists them apart from the settings."""
+    rejected: list[RejectedField] = []
+    for origin, source in (("personal", personal), ("workspace", workspace)):
+        if source.root is None:
+            continue
+        for member in source.root.members:
+            if member.key in known:
+                continue
+            place = source.member_place(member.key)
+            assert place is not None
+            scope: Literal["personal", "workspace"] = "personal" if origin == "personal" else "workspace"
+            rejected.append(RejectedField(member.key, scope, place, unknown_field_message(member.key, known, scope)))
+    return tuple(rejected)
 
 
 def _field(settings: Sequence[SettingField], name: str) -> SettingField | None:

@@ -51,6 +51,17 @@ def why(model: Effective, name: str) -> list[Answer]:
         if wanted in (server.name, server.name.split(":", 1)[-1]):
             label = f"{server.name} ({server.origin})"
             answers.append(Answer("mcp server", label, server.state, server.place.path, server.place, server.checklist))
+    for item in model.capabilities:
+        if wanted in (item.capability, f"{item.plugin}:{item.capability}"):
+            label = f"{item.capability} of plugin {item.plugin}"
+            answers.append(
+                Answer("capability executable", label, item.state, item.place.path, item.place, item.checklist)
+            )
+    for rejected in model.rejected:
+        if rejected.name == wanted:
+            steps = (Step("valid", False, rejected.finding),)
+            label = f"{rejected.name} ({rejected.origin} settings)"
+            answers.append(Answer("setting", label, "rejected", rejected.place.path, rejected.place, steps))
     for provider in model.providers:
         if wanted in (provider.capability, provider.provider):
             path = provider.place.path if provider.place is not None else None

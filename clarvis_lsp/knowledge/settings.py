@@ -41,3 +41,11 @@ TRUST_GATED_MEMBERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 
 GIT_URL: SchemaPattern = python_pattern(_PROPERTIES["marketplaces"]["items"]["pattern"])
 """A ``marketplaces`` entry: https, http, ssh or git URL, or ``git@host:path``."""
+
+
+def is_provider_declaration(key: str) -> bool:
+    """Whether a top-level key declares subscription providers (``providers``, ``modelProviders``,
+    ``subscriptionProviders``, ``provider``): the seed names no field for them, and Clarvis strips them from
+    workspace settings before the merge, trusted or not."""
+    folded = key.casefold()
+    return folded in ("provider", "providers") or folded.endswith("providers")

@@ -13,7 +13,7 @@ from clarvis_lsp.knowledge import settings as facts
 from clarvis_lsp.rules.activation import OVERRIDES_PERSONAL, UNKNOWN_PROVIDER, check_mcp_overrides, check_providers
 from clarvis_lsp.rules.base import Findings, RuleStep, closest
 from clarvis_lsp.rules.catalogue import family_codes, module_codes, rule
-from clarvis_lsp.rules.context import JsonFileContext
+from clarvis_lsp.rules.context import JsonFileContext, SettingsScope
 from clarvis_lsp.rules.hooks import check_hook_list
 from clarvis_lsp.rules.hooks_foreign import is_claude_hooks, report_foreign_hooks
 from clarvis_lsp.rules.json_values import is_string, report_unknown_field
@@ -106,17 +106,58 @@ def _variables(node: JsonNode) -> dict[str, str]:
     return {"field": field.member.key} if field.member is not None else {}
 
 
-def _unknown_field(document: JsonDocument, member: JsonMember, known: tuple[str, ...], findings: Findings) -> None:
+def _unknown_head(key: str) -> str:
+    return f'Unknown settings field "{key}": settings.json is strict and Clarvis rejects it.'
+
+
+def _unknown_tail(known: tuple[str, ...]) -> str:
+    return f" Known fields: {', '.join(known)}. Remove it, or allow it with settings.extraFields in .clarvis-lsp.toml."
+
+
+def _provider_declaration(key: str) -> str:
+    """The finding on a subscription-provider declaration in workspace settings (seed
+    ``clarvis-extensions-reference``): Clarvis strips those before the merge, trusted or not, and names no field for
+    them, so the field is unknown; what the user needs to hear is where providers belong."""
+    return (
+        f'Unknown settings field "{key}": providers are configured in the personal settings only '
+        "(~/.clarvis/settings.json). Clarvis strips subscription-provider declarations from workspace settings "
+        "before the merge, trusted or not, and approving the workspace never grants it authority over credentials "
+        'or redirects. Move it to your personal settings; a workspace may only select an enabled model with "model".'
+    )
+
+
+def unknown_field_message(key: str, known: tuple[str, ...], scope: SettingsScope) -> str:
+    """The ``settings/unknown-field`` message for ``key`` in a settings file of ``scope``, as ``--effective`` lists
+    the field under "rejected" (the rule adds the same words to its finding)."""
+    if scope == "workspace" and facts.is_provider_declaration(key):
+        return _provider_declaration(key)
+    suggestion = closest(key, known)
+    return _unknown_head(key) + (f' Did you mean "{suggestion}"?' if suggestion is not None else _unknown_tail(known))
+
+
+def _unknown_field(
+    document: JsonDocument, member: JsonMember, known: tuple[str, ...], findings: Findings, scope: SettingsScope
+) -> None:
+    if scope == "workspace" and facts.is_provider_declaration(member.key):
+        # No "did you mean": no known field is where this belongs. Removing it is the only fix here.
+        report_unknown_field(
+            document,
+            member,
+            (),
+            findings,
+            code=UNKNOWN_FIELD.code,
+            message=_provider_declaration(member.key),
+            no_suggestion_tail="",
+        )
+        return
     report_unknown_field(
         document,
         member,
         known,
         findings,
         code=UNKNOWN_FIELD.code,
-        message=f'Unknown settings field "{member.key}": settings.json is strict and Clarvis rejects it.',
-        no_suggestion_tail=(
-            f" Known fields: {', '.join(known)}. Remove it, or allow it with settings.extraFields in .clarvis-lsp.toml."
-        ),
+        message=_unknown_head(member.key),
+        no_suggestion_tail=_unknown_tail(known),
     )
 
 
@@ -225,7 +266,7 @@ def _check_unknown_fields(document: JsonDocument, context: JsonFileContext, find
     known = (*facts.FIELDS, *context.extra_settings_fields)
     for member in root.members:
         if member.key not in known:
-            _unknown_field(document, member, known, findings)
+            _unknown_field(document, member, known, findings, context.settings_scope)
 
 
 def _field(document: JsonDocument, key: str) -> JsonNode | None:

@@ -322,6 +322,7 @@ class Session:
             config=config,
             home=self.home,
             overlay=self.buffers,
+            trusted=self.settings.trust_workspace,
             rules=RuleSelection(ignore=TRUST_NOTICES if self.settings.trust_workspace else ()),
         )
 
@@ -361,7 +362,7 @@ class Session:
         trust_changed: list[Path] = []
         for directory, engine in list(self.engines.items()):
             config = self.config_for(directory)
-            trusted_before = bool(engine.rules.ignore)
+            trusted_before = engine.trusted
             if config != engine.config or trusted_before != self.settings.trust_workspace:
                 self.engines[directory] = self._build_engine(directory, config)
             if trusted_before != self.settings.trust_workspace:

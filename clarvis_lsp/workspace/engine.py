@@ -76,6 +76,7 @@ class DiscoveryContext:
     # What the plugin and agent scans reported (a symlinked or unreadable plugin directory or manifest, a
     # symlinked agents directory).
     context_warnings: tuple[DiscoveryWarning, ...] = ()
+    plugins_in_force: list[str] | None = None  # see ``Discovered.plugins_in_force``; None: ``enabled_plugins``
 
     def discovered(self, registry: SkillRegistry) -> Discovered:
         """The whole of discovery, once the skill roots of ``skill_config`` are scanned into ``registry``."""
@@ -87,6 +88,7 @@ class DiscoveryContext:
             self.enabled_plugins,
             self.agents,
             self.context_warnings,
+            self.enabled_plugins if self.plugins_in_force is None else self.plugins_in_force,
         )
 
 
@@ -99,8 +101,24 @@ class Discovered:
     plugins: dict[str, PluginInfo]
     hidden_plugins: tuple[PluginInfo, ...]
     enabled_plugins: list[str]
+    """The ``enabledPlugins`` once the workspace is trusted: what the rules check (what will run once approved)."""
     agents: dict[str, AgentInfo]
     context_warnings: tuple[DiscoveryWarning, ...] = ()  # see ``DiscoveryContext``
+    plugins_in_force: list[str] = field(default_factory=list)
+    """The ``enabledPlugins`` in force in the engine's trust state: the plugins whose skills are discovery's plugin
+    roots, so every view of which copy wins (``--list``, the shadowing findings, lenses, the Effective skills view)
+    answers from one state. Untrusted, a plugin enabled only by the workspace is not among them."""
+
+    @property
+    def held_back_plugins(self) -> list[str]:
+        """The plugins only the workspace enables, which contribute nothing until it is trusted (a plugin Clarvis
+        does not load at all is not among them: that is the stronger reason)."""
+        in_force = set(self.plugins_in_force)
+        return [
+            name
+            for name in self.enabled_plugins
+            if name not in in_force and name in self.plugins and self.plugins[name].not_loaded is None
+        ]
 
 
 @dataclass(eq=False)
@@ -116,6 +134,9 @@ class WorkspaceEngine:
     explicit_roots: tuple[SkillRootInput, ...] | None = None  # --root: replaces the preset and the config
     ceiling: Path | None = None  # how far up xcsh looks for each source's project root (the folder, the --check path)
     outer_excludes: Excludes | None = None  # the checked tree's exclude patterns, for a nested workspace
+    trusted: bool = False
+    """Whether the workspace is approved with ``/workspace-trust`` (``--trusted``, ``clarvis.trustWorkspace``):
+    untrusted, the plugins the workspace alone enables contribute no skills, so they neither win nor shadow."""
     rules: RuleSelection = field(default_factory=RuleSelection)
     """Which codes run and at what severity: ``--select``/``--ignore`` as given, under ``config``'s ``[rules]``
     (joined in on construction, so an engine built with another configuration brings its own)."""
@@ -170,7 +191,14 @@ class WorkspaceEngine:
         enabled = effective_enabled_plugins(
             self.directory, self.home, include_user, self.overlay, follow_symlinks=follow
         )
-        roots = [*plugin_skill_roots(plugin_scan.plugins, enabled), *self.standalone_roots()]
+        in_force = (
+            enabled
+            if self.trusted
+            else effective_enabled_plugins(
+                self.directory, self.home, include_user, self.overlay, follow_symlinks=follow, trusted=False
+            )
+        )
+        roots = [*plugin_skill_roots(plugin_scan.plugins, in_force), *self.standalone_roots()]
         skill_config = resolve_config(
             AgentSkillsOptions(
                 roots=roots,
@@ -194,7 +222,7 @@ class WorkspaceEngine:
             warnings=context_warnings,
         )
         return DiscoveryContext(
-            skill_config, plugin_scan.plugins, plugin_scan.hidden, enabled, agents, tuple(context_warnings)
+            skill_config, plugin_scan.plugins, plugin_scan.hidden, enabled, agents, tuple(context_warnings), in_force
         )
 
     def discover(self, progress: ScanProgress | None = None, *, reuse: SkillRegistry | None = None) -> Discovered:

@@ -101,7 +101,8 @@ def test_list_shows_skipped_duplicates_rejected_names_and_unloadable_skills() ->
     run = subprocess.run([*CHECK[:-2], "--list", "--no-user", "."], cwd=examples, capture_output=True, text=True)
     rows = [line.split("\t") for line in run.stdout.splitlines()]
     assert run.returncode == 0, run.stderr
-    assert ["#   root 2: .clarvis/skills (workspace/clarvis)"] in rows  # roots read like the other paths
+    # Untrusted, the plugin only the workspace enables contributes no root: its skills are listed as held back.
+    assert ["#   root 1: .clarvis/skills (workspace/clarvis)"] in rows  # roots read like the other paths
     assert ["deploy helper", ".clarvis/skills/deploy/SKILL.md", "workspace/clarvis", "not loaded: invalid name"] in rows
     assert [
         "  skipped",

@@ -39,7 +39,7 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def test_list_says_the_skills_of_a_misnamed_plugin_are_not_loaded(workspace: Path) -> None:
-    result = run(workspace, "--list", ".", "--no-user")
+    result = run(workspace, "--list", ".", "--no-user", "--trusted")
     assert result.returncode == 0, result.stderr
     rows = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("#")]
     reason = (
@@ -64,7 +64,8 @@ def test_the_skills_of_a_misnamed_plugin_shadow_nothing(workspace: Path) -> None
 
 def test_a_matching_name_loads_the_plugin_again(workspace: Path) -> None:
     write(workspace, ".clarvis/plugins/late/plugin.json", '{"name": "late"}')
-    rows = [line.split("\t")[:3] for line in run(workspace, "--list", ".", "--no-user").stdout.splitlines()]
+    listing = run(workspace, "--list", ".", "--no-user", "--trusted").stdout
+    rows = [line.split("\t")[:3] for line in listing.splitlines()]
     assert ["lint", ".clarvis/plugins/late/skills/lint/SKILL.md", "workspace/plugin:late"] in rows
     assert ["  shadows", ".clarvis/plugins/early/skills/lint/SKILL.md", "workspace/plugin:early"] in rows
 

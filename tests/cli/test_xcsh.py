@@ -73,3 +73,30 @@ def test_an_empty_xcsh_directory_is_not_a_root(tmp_path: Path) -> None:
     listing = _run(repo, home, "--list", ".").stdout
     assert "(workspace/native)" not in listing
     assert "(workspace/claude)" in listing
+
+
+def test_an_empty_xcsh_directory_does_not_stop_the_nearest_ancestor_search(tmp_path: Path) -> None:
+    """``pkg/.xcsh/`` exists but is empty: the native provider admits it only when it is not empty
+    (``ifNonEmptyDir``), so the package still inherits the repository's ``.xcsh/skills``."""
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    home.mkdir()
+    _skill(repo, ".xcsh/skills", "deploy", "Repository copy.")
+    (repo / "pkg/.xcsh").mkdir(parents=True)
+    _skill(repo, "pkg/.claude/skills", "deploy", "Package copy.")
+    listing = _run(repo, home, "--list", ".").stdout
+    package = listing.split("# workspace pkg", 1)[1]
+    assert ": .xcsh/skills (workspace/native)" in package
+    assert ": pkg/.xcsh" not in package
+    rows = [line.split("\t") for line in package.splitlines()]
+    assert ["deploy", ".xcsh/skills/deploy/SKILL.md", "workspace/native"] in rows  # the repository's copy wins
+    [finding] = [item for item in _findings(repo, home) if item["code"] == "discovery/shadowed"]
+    assert finding["path"] == "pkg/.claude/skills/deploy/SKILL.md"
+
+
+def test_an_empty_xcsh_directory_alone_does_not_make_a_workspace(tmp_path: Path) -> None:
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    home.mkdir()
+    _skill(repo, ".claude/skills", "notes")
+    (repo / "pkg/.xcsh").mkdir(parents=True)
+    listing = _run(repo, home, "--list", ".").stdout
+    assert "# workspace pkg" not in listing

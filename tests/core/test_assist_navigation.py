@@ -74,7 +74,8 @@ class Tree:
         self.readme = write(clarvis / "plugins/q/README.md", "q\n")
         write(clarvis / "plugins/q/z/deeper.md", "deeper\n")
         self.settings = write(clarvis / "settings.json", json.dumps(SETTINGS, indent=2) + "\n")
-        self.engine = WorkspaceEngine(directory=self.ws, config=ProjectConfig(), home=self.home)
+        # Trusted: the workspace's enabledPlugins counts, so plugin p's skills are discovery's.
+        self.engine = WorkspaceEngine(directory=self.ws, config=ProjectConfig(), home=self.home, trusted=True)
 
 
 @pytest.fixture

@@ -43,7 +43,9 @@ def test_names_files_and_buffers(ws: Path, enabled: bool) -> None:
         skills / "format/SKILL.md": "---\nname: fmt-fast\ndescription: Renamed, unsaved.\n---\n",
         skills / "lint/SKILL.md": "---\nname: lint\ndescription: New, unsaved.\n---\n",
     }
-    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(), home=ws.parent / "home", overlay=overlay)
+    engine = WorkspaceEngine(
+        directory=ws, config=ProjectConfig(), home=ws.parent / "home", overlay=overlay, trusted=True
+    )
     registry = engine.discovered.registry
     scanned = any(scan.root.path == str(skills) for scan in registry.scans)
     assert scanned is enabled

@@ -329,7 +329,7 @@ def plugins(tmp_path: Path) -> Path:
 
 
 def test_plugin_skills_sit_below_every_standalone_root(plugins: Path) -> None:
-    report = run(plugins)
+    report = run(plugins, trusted=True)  # the workspace's enabledPlugins counts once it is trusted
     engine = report.engines[0]
     roots = [(root.path, root.source) for root in engine.discovered.skill_config.roots]
     assert roots[:3] == [
@@ -351,7 +351,7 @@ def test_plugin_skills_sit_below_every_standalone_root(plugins: Path) -> None:
 
 
 def test_a_shadowed_plugin_skill_points_at_the_standalone_winner(plugins: Path) -> None:
-    report = run(plugins)
+    report = run(plugins, trusted=True)
     p_review = plugins / "ws/.clarvis/plugins/p/skills/review/SKILL.md"
     ws_review = plugins / "ws/.agents/skills/review/SKILL.md"
     shadowed = {d.path: d for d in by_code(report, "discovery/shadowed")}

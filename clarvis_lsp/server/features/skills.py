@@ -1,6 +1,6 @@
 """The ``clarvis/effectiveSkills`` request: which copy of each skill wins, for an editor's tree view.
 
-The answer is ``clarvis_lsp.listing.effective_skills`` over the same registry the diagnostics use, the very view
+The answer is ``clarvis_lsp.listing.discovered_skills`` over the same registry the diagnostics use, the very view
 ``clarvis-lsp --list`` prints, so the editor and the command line never disagree. Params ``{}`` answer for every
 workspace in the workspace folders (nested ones included); ``{"uri": …}`` for the workspace of that file.
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clarvis_lsp.discovery import StartupError, unloaded_plugins
-from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, effective_skills
+from clarvis_lsp.discovery import StartupError
+from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, discovered_skills
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.session import uri_to_path
 
@@ -32,8 +32,7 @@ async def effective_skills_request(server: ClarvisServer, params: Any) -> dict[s
             discovered = engine.discovered
         except StartupError:
             continue  # reported on the configuration file already
-        unloaded = unloaded_plugins(discovered.plugins, discovered.enabled_plugins)
-        found = effective_skills(engine.directory, discovered.registry, unloaded, overlay=engine.overlay)
+        found = discovered_skills(engine.directory, discovered, engine.overlay)
         workspaces.append(_workspace_json(found))
     return {"workspaces": workspaces}
 
