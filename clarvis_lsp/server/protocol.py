@@ -9,6 +9,9 @@ resets the workspace: the position encoding and the open documents' edits) and a
 - a request before ``initialize`` gets ``-32002 ServerNotInitialized``, a notification before it is dropped (but
   ``exit``), and a second ``initialize`` gets ``InvalidRequest`` (LSP, "Initialize Request");
 - a request whose params cannot be read gets a JSON-RPC ``InvalidParams`` error (a notification is logged);
+- a client's answer to the server's own request that does not match the LSP type (a client that answers
+  ``window/showDocument`` with ``null``) settles that request with the result as sent; pygls showed "Invalid
+  Params" and left the request waiting for ever, and with it the ``workspace/executeCommand`` that made it;
 - a request after ``shutdown`` gets ``InvalidRequest``;
 - a ``didChange`` older than the document's version is ignored with a log message instead of corrupting the
   buffer (changes are applied in order, so an out-of-date one no longer fits the text); the others are applied
@@ -34,7 +37,7 @@ from pygls.exceptions import (
     JsonRpcInvalidRequest,
     JsonRpcServerNotInitialized,
 )
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCResponseMessage, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from clarvis_lsp.server.edits import apply_changes
@@ -64,9 +67,13 @@ class ClarvisProtocol(LanguageServerProtocol):
             return super().structure_message(data)
         except (JsonRpcInvalidParams, JsonRpcInternalError) as error:
             method = data.get("method")
-            if not isinstance(method, str):
-                raise
-            return UnreadableMessage(data.get("id"), method, error)
+            if isinstance(method, str):
+                return UnreadableMessage(data.get("id"), method, error)
+            if "id" in data and "error" not in data:
+                # A result that does not match the LSP type (``null`` for window/showDocument): handed over as
+                # sent, so the request waiting for it is settled and its caller decides what it means.
+                return JsonRPCResponseMessage(id=data["id"], result=data.get("result"), jsonrpc="2.0")
+            raise
 
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)

@@ -49,8 +49,9 @@ async def show_locations(
     server: ClarvisServer, uri: str, position: types.Position, locations: list[types.Location]
 ) -> bool:
     """Show the first of ``locations`` (``uri`` and ``position`` say where the lens was, as VS Code's
-    ``editor.action.showReferences`` takes them). False when there is nothing to show or the client cannot show
-    documents."""
+    ``editor.action.showReferences`` takes them). True when the client says it showed the document; False, the
+    command's way of saying nothing was shown, when there is nothing to show, the client cannot show documents,
+    or it answers ``window/showDocument`` with anything but success (``null`` from an editor that opens none)."""
     capabilities = server.client_capabilities.window
     supported = bool(capabilities and capabilities.show_document and capabilities.show_document.support)
     if not locations or not supported:
@@ -59,4 +60,4 @@ async def show_locations(
     result = await server.window_show_document_async(
         types.ShowDocumentParams(uri=first.uri, take_focus=True, selection=first.range)
     )
-    return bool(result and result.success)
+    return getattr(result, "success", None) is True
