@@ -353,9 +353,9 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
 
 
 def check_hooks_file(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """The rules of a ``<plugin>/hooks/hooks.json``."""
+    """The rules of a plugin's hooks document: ``<plugin>/hooks/hooks.json``, or the file its manifest names."""
     if document.root is None:
         return
-    plugin = context.plugin_of(context.path)
-    name = plugin.name if plugin is not None else context.path.parent.parent.name
+    owner = context.plugin_owner
+    name = owner.name if owner is not None else context.path.parent.parent.name
     check_hooks_value(document, document.root, findings, owner=f'plugin "{name}"')

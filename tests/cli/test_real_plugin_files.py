@@ -5,12 +5,17 @@ with a ``description``. Each mistake gets one finding that names the right plugi
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
 CLAUDE_HOOKS = {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "./fmt.sh"}]}]}
+BAD_HOOK = [{"event": "PreTool", "command": "./guard.sh"}]
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -34,6 +39,67 @@ def findings(root: Path, *paths: str) -> list[dict[str, Any]]:
 
 def codes(found: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return sorted((item["path"], item["code"]) for item in found)
+
+
+# -- a hooks file named by plugin.json ---------------------------------------------------------------------------
+
+
+def test_the_hooks_file_an_installed_plugins_manifest_names_is_checked_whatever_its_name(tmp_path: Path) -> None:
+    write(tmp_path, ".clarvis/plugins/guard/plugin.json", {"name": "guard", "hooks": "./config/my-hooks.json"})
+    write(tmp_path, ".clarvis/plugins/guard/config/my-hooks.json", BAD_HOOK)
+    write(tmp_path, ".clarvis/plugins/guard/config/other.json", BAD_HOOK)  # named by nothing: not a hooks file
+    found = findings(tmp_path)
+    assert codes(found) == [(".clarvis/plugins/guard/config/my-hooks.json", "hooks/unknown-event")]
+    assert 'Did you mean "pre_tool_use"?' in found[0]["message"]
+    result = run(tmp_path, ".clarvis/plugins/guard/config/my-hooks.json")  # as pre-commit passes a changed file
+    assert result.returncode == 1
+    assert "my-hooks.json:1:12: error[hooks/unknown-event]" in result.stdout
+
+
+def test_a_plugin_developed_at_the_root_has_its_hooks_json_beside_the_manifest_checked(tmp_path: Path) -> None:
+    write(tmp_path, "plugin.json", {"name": tmp_path.name, "hooks": "./hooks.json"})
+    write(tmp_path, "hooks.json", {"hooks": [{"event": "run_end", "command": "./n.sh", "on_failure": "deny"}]})
+    assert codes(findings(tmp_path)) == [("hooks.json", "hooks/deny-on-non-control-event")]
+
+
+def test_a_named_hooks_file_outside_the_plugin_is_reported_on_the_manifest_and_never_checked(tmp_path: Path) -> None:
+    write(tmp_path, "shared/hooks.json", BAD_HOOK)
+    write(tmp_path, "shared/x.json", BAD_HOOK)
+    write(tmp_path, ".clarvis/plugins/a/plugin.json", {"name": "a", "hooks": "../../../shared/x.json"})
+    assert codes(findings(tmp_path)) == [(".clarvis/plugins/a/plugin.json", "plugin/path-escapes")]
+
+
+def test_the_named_hooks_file_follows_the_exclude_patterns(tmp_path: Path) -> None:
+    write(tmp_path, ".clarvis/plugins/guard/plugin.json", {"name": "guard", "hooks": "config/my-hooks.json"})
+    write(tmp_path, ".clarvis/plugins/guard/config/my-hooks.json", BAD_HOOK)
+    write(tmp_path, ".clarvis-lsp.toml", 'exclude = ["config/"]\n')
+    assert findings(tmp_path) == []
+
+
+def test_pre_commit_passes_a_hooks_file_a_manifest_names(tmp_path: Path) -> None:
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    pattern = re.compile(str(hook["files"]))
+    for name in ("plugins/guard/hooks.json", "plugins/guard/config/my-hooks.json", "p/pre-hook.json"):
+        assert pattern.search(name), name
+    assert not pattern.search("package.json") and not pattern.search("tsconfig.json")
+
+
+# -- a plugin inside another -------------------------------------------------------------------------------------
+
+
+def test_a_plugin_kept_inside_an_installed_plugin_has_one_owner_the_installed_one(tmp_path: Path) -> None:
+    outer = ".clarvis/plugins/outer"
+    write(tmp_path, ".clarvis/settings.json", {"enabledPlugins": ["outer"]})
+    write(tmp_path, f"{outer}/plugin.json", {"name": "outer"})
+    write(tmp_path, f"{outer}/plugins/inner/plugin.json", {"name": "inner", "hooks": {"hooks": CLAUDE_HOOKS}})
+    write(tmp_path, f"{outer}/plugins/inner/hooks/hooks.json", [{"event": "run_end", "command": "x"}] * 65)
+    found = findings(tmp_path)
+    named = {
+        item["code"]: re.findall(r'[Pp]lugin "([^"]+)"', item["message"])
+        for item in found
+        if item["code"] in ("hooks/foreign-format", "hooks/too-many")
+    }
+    assert named == {"hooks/foreign-format": ["outer"], "hooks/too-many": ["outer"]}
 
 
 # -- a Claude Code hooks file with its own top-level keys --------------------------------------------------------
