@@ -473,7 +473,7 @@ class WorkspaceEngine:
         return []
 
     def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
-        context = SkillContext(agents, self.reader.lexists)
+        context = SkillContext(agents, self.reader.lexists, self.plugin_owner)
         steps = self._enabled_skill_steps()
         run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
 

@@ -84,6 +84,40 @@ def test_pre_commit_passes_a_hooks_file_a_manifest_names(tmp_path: Path) -> None
     assert not pattern.search("package.json") and not pattern.search("tsconfig.json")
 
 
+# -- a bare agent name of the skill's own plugin -----------------------------------------------------------------
+
+SKILL = "---\nname: review\ndescription: Reviews a change.\nagent: rev\n---\nBody.\n"
+
+
+def test_a_bare_agent_name_of_the_skills_own_plugin_says_the_qualified_name_and_fixes_it(tmp_path: Path) -> None:
+    write(tmp_path, ".clarvis/settings.json", {"enabledPlugins": ["code-quality-kit"]})
+    plugin = ".clarvis/plugins/code-quality-kit"
+    write(tmp_path, f"{plugin}/plugin.json", {"name": "code-quality-kit"})
+    write(tmp_path, f"{plugin}/agents/rev.md", "---\nname: rev\n---\nReview.\n")
+    skill = write(tmp_path, f"{plugin}/skills/review/SKILL.md", SKILL)
+    [found] = [item for item in findings(tmp_path) if item["code"] == "skill/unknown-agent"]
+    assert found["message"] == (
+        'No agent is named "rev": the agents of a plugin are named after it, so this plugin\'s agent "rev" is '
+        '"code-quality-kit:rev". Write `agent: code-quality-kit:rev`.'
+    )
+    assert found["related"][0]["path"] == f"{plugin}/agents/rev.md"
+    diff = run(tmp_path, "--diff", ".").stdout  # a safe fix: shown and applied without --unsafe-fixes
+    assert "-agent: rev\n+agent: code-quality-kit:rev\n" in diff
+    run(tmp_path, "--fix", ".")
+    assert "agent: code-quality-kit:rev\n" in skill.read_text(encoding="utf-8")
+    assert [item for item in findings(tmp_path) if item["code"] == "skill/unknown-agent"] == []
+
+
+def test_a_plugin_in_a_repository_gets_the_same_advice_from_its_agent_file(tmp_path: Path) -> None:
+    write(tmp_path, "plugins/kit/plugin.json", {"name": "kit"})
+    write(tmp_path, "plugins/kit/agents/rev.md", "---\nname: rev\n---\nReview.\n")
+    write(tmp_path, "plugins/kit/skills/review/SKILL.md", SKILL)
+    write(tmp_path, "plugins/other/skills/review/SKILL.md", SKILL)  # no plugin.json: no plugin, no advice
+    found = {item["path"]: item["message"] for item in findings(tmp_path) if item["code"] == "skill/unknown-agent"}
+    assert found["plugins/kit/skills/review/SKILL.md"].endswith("Write `agent: kit:rev`.")
+    assert found["plugins/other/skills/review/SKILL.md"].startswith('No agent named "rev" was found')
+
+
 # -- a plugin inside another -------------------------------------------------------------------------------------
 
 
