@@ -141,7 +141,7 @@ def test_a_plugin_kept_inside_an_installed_plugin_has_one_owner_the_installed_on
 
 def test_a_claude_code_hooks_file_gets_no_unknown_field_for_its_description_or_schema(tmp_path: Path) -> None:
     write(tmp_path, ".clarvis/plugins/fmt/plugin.json", {"name": "fmt"})
-    document = {"$schema": "https://json.schemastore.org/claude-code-hooks", "description": "Formats.", "hooks": {}}
+    document: dict[str, object] = {"$schema": "https://json.schemastore.org/claude-code-hooks", "description": "x"}
     document["hooks"] = CLAUDE_HOOKS
     write(tmp_path, ".clarvis/plugins/fmt/hooks/hooks.json", document)
     assert codes(findings(tmp_path)) == [(".clarvis/plugins/fmt/hooks/hooks.json", "hooks/foreign-format")]
