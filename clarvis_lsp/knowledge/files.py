@@ -7,10 +7,11 @@ through the generated ``editors/file-patterns.json`` (``python -m clarvis_lsp.kn
 VS Code client's document selector and language associations and every editor configuration in ``editors/``,
 whose tests compare their patterns with that file. A place added here reaches them all, or fails their tests.
 
-Two places depend on what is on disk or in the workspace, which no glob can say: a ``plugin.json`` at a checked
-root or in a directory a ``marketplace.json`` entry points to, and ``hooks/hooks.json`` beside a plugin's
-manifest. Editors send every file of the broader glob (``**/plugin.json``, ``**/hooks/hooks.json``) and the server
-answers nothing for the ones it does not recognise.
+Three places depend on what is on disk or in the workspace, which no glob can say: a ``plugin.json`` at a checked
+root or in a directory a ``marketplace.json`` entry points to, ``hooks/hooks.json`` beside a plugin's manifest, and
+the hooks document a manifest names (any path: editors send the usual ``plugins/<name>/hooks.json``). Editors send
+every file of the broader glob (``**/plugin.json``, ``**/hooks/hooks.json``, ``**/plugins/*/hooks.json``) and the
+server answers nothing for the ones it does not recognise.
 """
 
 from __future__ import annotations
@@ -145,6 +146,13 @@ FOUND_BY_THE_SERVER: tuple[FoundPlace, ...] = (
         "A hooks/hooks.json is a plugin's hooks file wherever a plugin.json sits beside its hooks directory: "
         "editors send every hooks/hooks.json and the server answers nothing for the others.",
     ),
+    FoundPlace(
+        FilePattern(FileKind.HOOKS, HOOKS_FILE, (PLUGINS_DIR, ANY)),
+        lambda _path, _workspace_dirs, _plugin_dirs: False,  # only the manifest can say: the engine asks it
+        'A plugin.json may name any file as its hooks document ("hooks": "./hooks.json"); the server reads the '
+        "manifest to know. Editors send the usual one, a hooks.json directly in a plugin directory; a file of "
+        "another name is checked by --check, and in the editor once the editor sends it to the server.",
+    ),
 )
 
 
@@ -210,6 +218,10 @@ def editor_patterns() -> tuple[FilePattern, ...]:
         wider = next((candidate for candidate in broad if candidate.covers(pattern)), pattern)
         if not any(existing.covers(wider) for existing in chosen):
             chosen.append(wider)
+    for place in broad:  # a place that widens no recognised one (a hooks file a manifest names) comes after its kind
+        if not any(existing.covers(place) for existing in chosen):
+            last = max(index for index, existing in enumerate(chosen) if existing.kind is place.kind)
+            chosen.insert(last + 1, place)
     return tuple(chosen)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from clarvis_lsp.discovery import AgentInfo, PluginInfo, SkillRegistry
+from clarvis_lsp.discovery.owner import PluginOwner
 
 SettingsScope = Literal["workspace", "personal"]
 
@@ -32,15 +33,10 @@ class JsonFileContext:
     extra_settings_fields: tuple[str, ...] = ()
     read_text: Callable[[Path], str | None] | None = None  # another file's text, open buffers first (the engine's)
     overlay: Mapping[Path, str] = field(default_factory=dict)  # the open buffers, for a directory scanned here
+    plugin_owner: PluginOwner | None = None
+    """The plugin this file belongs to (``discovery.owner``): the one every message about it names."""
 
     @property
     def settings_scope(self) -> SettingsScope:
         """``personal`` for ``~/.clarvis/settings.json``, else ``workspace`` (trust applies)."""
         return "personal" if self.path.parent.parent == self.home else "workspace"
-
-    def plugin_of(self, path: Path) -> PluginInfo | None:
-        """The installed plugin whose directory holds ``path``, if any."""
-        for plugin in self.plugins.values():
-            if plugin.directory == path or plugin.directory in path.parents:
-                return plugin
-        return None

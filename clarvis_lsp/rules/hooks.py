@@ -28,7 +28,7 @@ from clarvis_lsp.knowledge.hooks import (
 from clarvis_lsp.rules.base import Findings, closest
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.context import JsonFileContext
-from clarvis_lsp.rules.hooks_foreign import report_foreign_hooks
+from clarvis_lsp.rules.hooks_foreign import is_claude_hooks, report_foreign_hooks
 from clarvis_lsp.rules.js_regex import js_regex_error
 from clarvis_lsp.rules.json_values import kind_phrase, opening, report_unknown_field, value_range
 from clarvis_lsp.rules.jsonedit import json_string, remove_member, replace_value, source_offsets
@@ -333,10 +333,14 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
             f"not {kind_phrase(node)}.",
         )
         return
-    for member in node.members:
-        if member.key not in DOCUMENT_FIELDS:
-            _unknown_field(document, member, DOCUMENT_FIELDS, findings, "a hooks document")
     hooks = node.get("hooks")
+    foreign = hooks is not None and hooks.value is not None and is_claude_hooks(hooks.value)
+    if not foreign:
+        # In Claude Code's shape the document's other keys (``description``, ``$schema``) are that format's:
+        # ``hooks/foreign-format`` covers the whole file, one finding for one mistake.
+        for member in node.members:
+            if member.key not in DOCUMENT_FIELDS:
+                _unknown_field(document, member, DOCUMENT_FIELDS, findings, "a hooks document")
     if hooks is None:
         findings.add(
             INVALID_VALUE.code,
@@ -349,9 +353,9 @@ def check_hooks_value(document: JsonDocument, node: JsonNode, findings: Findings
 
 
 def check_hooks_file(document: JsonDocument, context: JsonFileContext, findings: Findings) -> None:
-    """The rules of a ``<plugin>/hooks/hooks.json``."""
+    """The rules of a plugin's hooks document: ``<plugin>/hooks/hooks.json``, or the file its manifest names."""
     if document.root is None:
         return
-    plugin = context.plugin_of(context.path)
-    name = plugin.name if plugin is not None else context.path.parent.parent.name
+    owner = context.plugin_owner
+    name = owner.name if owner is not None else context.path.parent.parent.name
     check_hooks_value(document, document.root, findings, owner=f'plugin "{name}"')

@@ -70,8 +70,10 @@ def check_hooks(
     if node is None:
         pass  # json/syntax reports the missing value
     elif isinstance(node, (JsonArray, JsonObject)):
-        # The directory is the plugin's identity once installed (hooks.json's owner is named the same way).
-        check_hooks_value(document, node, findings, owner=f'plugin "{directory_name(context)}"')
+        # The plugin every finding about its files names (``discovery.owner``), its own directory by default.
+        owner = context.plugin_owner
+        name = owner.name if owner is not None else directory_name(context)
+        check_hooks_value(document, node, findings, owner=f'plugin "{name}"')
     elif node.kind == "string" and isinstance(node.value, str):
         target = _check_relative_path(
             document, node, plugin_dir, "hooks", findings, follow_symlinks=context.registry.config.follow_symlinks

@@ -20,6 +20,7 @@ from clarvis_lsp.findings import Fix, Position, Range, Related, Severity, TextEd
 from clarvis_lsp.knowledge import skill as facts
 from clarvis_lsp.rules.base import Findings, RuleStep, closest, did_you_mean
 from clarvis_lsp.rules.catalogue import rule
+from clarvis_lsp.rules.skill_agent import OwnerOf, agent_scalar, own_plugin_agent
 from clarvis_lsp.rules.skill_links import BROKEN_LINK, check_links
 
 DESCRIPTION_STUB = "TODO: say what this skill does and when to use it"
@@ -126,7 +127,9 @@ UNKNOWN_AGENT = rule(
     "`agent` names no discovered agent (`<name>` or `<plugin>:<name>`).",
     why="Slash invocation hands the skill to that agent; an unknown agent means the invocation fails.",
     example="---\nname: a\ndescription: x\nagent: reviewr\n---",
-    fix="Use the name of an agent in `.clarvis/agents/`, `~/.clarvis/agents/` or `<plugin>:<agent>`.",
+    fix="Use the name of an agent in `.clarvis/agents/`, `~/.clarvis/agents/` or `<plugin>:<agent>`. A skill of "
+    "a plugin names the plugin's own agents `<plugin>:<agent>` too: for a bare name of one of them the safe quick "
+    "fix writes the qualified name.",
     file_kind="skill",
 )
 
@@ -138,6 +141,8 @@ class SkillContext:
     agents: Mapping[str, object] | None = None  # qualified agent names; None when agents were not discovered
     lexists: Callable[[str], bool] = os.path.lexists
     """Whether a path exists (a broken symlink does): a ``--check`` answers from the listings it made."""
+    plugin_owner: OwnerOf | None = None
+    """The plugin a file belongs to (``discovery.owner``), asked only about a bare agent name that is unknown."""
 
 
 def check_skill(document: SkillDocument, context: SkillContext, findings: Findings) -> None:
@@ -622,6 +627,8 @@ def _check_agent(document: SkillDocument, context: SkillContext, findings: Findi
             related=_agent_related(agent, f'the agent "{name}" of the plugin "{plugin}" (not enabled)'),
         )
         return
+    if _plugin_agent(document, entry, name, context, findings):
+        return
     known = sorted(key for key, value in context.agents.items() if getattr(value, "enabled", True))
     message = f'No agent named "{name}" was found in .clarvis/agents/, ~/.clarvis/agents/ or the plugins.'
     suggestion = closest(name, known)
@@ -630,6 +637,26 @@ def _check_agent(document: SkillDocument, context: SkillContext, findings: Findi
     )
     related = _agent_related(context.agents[suggestion], f'the agent "{suggestion}"') if suggestion else []
     findings.add(UNKNOWN_AGENT.code, entry.value_range, message, related=related)
+
+
+def _plugin_agent(
+    document: SkillDocument, entry: FrontmatterEntry, name: str, context: SkillContext, findings: Findings
+) -> bool:
+    """A bare name of an agent of the skill's own plugin (``skill_agent``), reported with the safe fix that writes
+    the qualified name: that agent exists and is the skill's plugin's, so the rename guesses nothing."""
+    found = own_plugin_agent(document.path, name, context.agents, context.plugin_owner, context.lexists)
+    if found is None:
+        return False
+    qualified, path = found
+    findings.add(
+        UNKNOWN_AGENT.code,
+        entry.value_range,
+        f'No agent is named "{name}": the agents of a plugin are named after it, so this plugin\'s agent '
+        f'"{name}" is "{qualified}". Write `agent: {qualified}`.',
+        related=[Related(path, Range.point(0, 0), f'the agent "{qualified}"')],
+        fixes=[Fix(f'Change the agent to "{qualified}"', (_set_value(document, entry, agent_scalar(qualified)),))],
+    )
+    return True
 
 
 def _agent_related(agent: object, message: str) -> list[Related]:

@@ -22,9 +22,10 @@ from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.findings import Diagnostic
+from clarvis_lsp.knowledge.layout import PLUGIN_MANIFEST
 from clarvis_lsp.server.convert import UTF16, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
-from clarvis_lsp.server.session import Session
+from clarvis_lsp.server.session import Session, uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.findings import file_findings
 
@@ -144,7 +145,12 @@ class ClarvisServer(LanguageServer):
         visible = {path for path in affected if path in buffers or path in self.published}
         visible |= set(engine.cross_by_path()) & affected
         visible.add(changed)
+        if changed.name == PLUGIN_MANIFEST:
+            visible |= self._opened_hooks_files(engine)
         results = self.findings_for(engine, {path for path in visible if engine.kind_of(path) is not None})
+        for path in visible - results.keys():
+            if path in self.published:  # no longer a Clarvis file (a manifest stopped naming it): cleared
+                self.publish(path, [])
         for path, diagnostics in results.items():
             # The edited buffer always gets a publish: it tells the client its new version was checked.
             is_edited = path == changed and path in buffers
@@ -161,6 +167,20 @@ class ClarvisServer(LanguageServer):
             # An open copy's "overrides"/"shadowed by" lens may have changed, and with it the hints; a file that
             # appeared or went away on disk may be a link target.
             self.request_editor_refresh(tokens=changed not in buffers)
+
+    def _opened_hooks_files(self, engine: WorkspaceEngine) -> set[Path]:
+        """The open documents of ``engine``'s workspace that were no Clarvis file when opened and are one now: a
+        plugin.json that names a file as its hooks document makes it one, whatever its name (SPEC §3.5)."""
+        found: set[Path] = set()
+        session = self.session
+        for uri in list(self.workspace.text_documents):
+            path = uri_to_path(uri)
+            if path is None or path in session.buffers or session.engine_for(path) is not engine:
+                continue
+            if engine.kind_of(path) is not None:
+                session.buffers.open(path, uri)
+                found.add(path)
+        return found
 
     # -- what the session reports (``SessionClient``) -------------------------------------------------------------
 

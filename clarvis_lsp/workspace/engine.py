@@ -33,6 +33,7 @@ from clarvis_lsp.discovery import (
 )
 from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
 from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
+from clarvis_lsp.discovery.owner import PluginOwner, directories_within, plugin_owner
 from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.discovery.skills import SkillInfo
 from clarvis_lsp.discovery.walk import Excludes, walk_tree
@@ -40,7 +41,7 @@ from clarvis_lsp.documents.skill import SkillDocument, parse_skill
 from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.findings import Diagnostic, Position, Range
 from clarvis_lsp.knowledge.files import CANDIDATE_NAMES, FileKind, file_kind
-from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, SKILLS_DIR, settings_file
+from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, SKILLS_DIR, plugins_dir, settings_file
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
 from clarvis_lsp.rules.discovery import (
@@ -56,6 +57,7 @@ from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
 from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.rules.skill import SkillContext
 from clarvis_lsp.workspace.marketplaces import marketplace_sources
+from clarvis_lsp.workspace.plugin_files import holds_manifest, named_hooks_file, relative_to, walked_hooks_file
 
 if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
@@ -147,6 +149,9 @@ class WorkspaceEngine:
     _discovered: Discovered | None = None
     _cross: dict[Path, list[Diagnostic]] | None = None
     _marketplace_plugins: frozenset[Path] | None = field(default=None, repr=False)
+    _manifest_hooks: dict[Path, Path | None] = field(default_factory=dict, repr=False)
+    _plugins_read: list[PluginInfo] | None = field(default=None, repr=False)  # see ``_installed_plugins``
+    """The hooks document each manifest read so far names (``manifest_hooks``), until a plugin.json changes."""
     _skill_steps: tuple[RuleStep[SkillDocument, SkillContext], ...] | None = field(
         default=None, repr=False, compare=False
     )  # the SKILL.md rule steps with an enabled code (asked once)
@@ -246,7 +251,15 @@ class WorkspaceEngine:
     def detached(self) -> WorkspaceEngine:
         """A copy with its own snapshot of the open buffers and no discovery yet. A worker thread may ``warm`` it
         while this engine keeps serving; ``adopt`` then takes the result (both on the engine's own thread)."""
-        return replace(self, overlay=dict(self.overlay), unreadable={}, _discovered=None, _cross=None)
+        return replace(
+            self,
+            overlay=dict(self.overlay),
+            unreadable={},
+            _discovered=None,
+            _cross=None,
+            _manifest_hooks={},
+            _plugins_read=None,
+        )
 
     def warm(self, progress: ScanProgress | None = None) -> None:
         """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop)."""
@@ -261,6 +274,8 @@ class WorkspaceEngine:
         self._discovered = None
         self._cross = None
         self._marketplace_plugins = None
+        self._manifest_hooks.clear()
+        self._plugins_read = None
 
     # -- files -------------------------------------------------------------------------------------------------
 
@@ -268,7 +283,61 @@ class WorkspaceEngine:
         kind = file_kind(path, workspace_dirs=frozenset({self.directory}))
         if kind is None and path.name == PLUGIN_MANIFEST and path.parent in self.marketplace_plugin_dirs():
             return FileKind.PLUGIN
+        if kind is None and path.suffix == ".json" and path.name != PLUGIN_MANIFEST and self.declaring_plugin(path):
+            return FileKind.HOOKS
         return kind
+
+    def _installed_plugins(self) -> list[PluginInfo]:
+        """The installed plugins, hidden ones included: discovery's, or, while discovery runs (a SKILL.md checked
+        where it is read, ``batch.ahead``), a scan of the plugin directories made once for that purpose."""
+        if self._discovered is not None:
+            return [*self._discovered.plugins.values(), *self._discovered.hidden_plugins]
+        if self._plugins_read is None:
+            follow = self.config.follow_symlinks
+            scan = scan_plugins(
+                self.directory, self.home, include_user=self.config.include_user, follow_symlinks=follow
+            )
+            self._plugins_read = [*scan.plugins.values(), *scan.hidden]
+        return self._plugins_read
+
+    def _plugin_bases(self) -> tuple[Path, ...]:
+        """Where a plugin's files may be looked for above a file: the workspace, and the personal plugins."""
+        return (self.directory, plugins_dir(self.home)) if self.config.include_user else (self.directory,)
+
+    def manifest_hooks(self, manifest: Path) -> Path | None:
+        """The hooks document a recognised ``plugin.json`` names (``"hooks": "./config/hooks.json"``) when that
+        path stays inside the plugin (``plugin/path-escapes`` reports one that leaves it, and it is never read);
+        None for inline hooks or no ``hooks``. Read once per manifest, again after a plugin.json changes (open
+        buffers count); whether the manifest is a plugin's is the caller's to ask."""
+        if manifest not in self._manifest_hooks:
+            self._manifest_hooks[manifest] = self._read_manifest_hooks(manifest)
+        return self._manifest_hooks[manifest]
+
+    def _read_manifest_hooks(self, manifest: Path) -> Path | None:
+        if manifest not in self.overlay and not self.reader.lexists(str(manifest)):
+            return None
+        return named_hooks_file(manifest, self.read_text(manifest), follow_symlinks=self.config.follow_symlinks)
+
+    def declaring_plugin(self, path: Path) -> Path | None:
+        """The plugin directory whose ``plugin.json`` names ``path`` as its hooks document: such a file is a hooks
+        file whatever its name (SPEC §3.5), so it is checked as ``<plugin>/hooks/hooks.json`` is. Only the manifests
+        of the directories above it, inside the workspace or the personal plugins, are asked."""
+        for directory in directories_within(path, self._plugin_bases()):
+            manifest = directory / PLUGIN_MANIFEST
+            if self.manifest_hooks(manifest) == path and self.kind_of(manifest) is FileKind.PLUGIN:
+                return directory
+        return None
+
+    def plugin_owner(self, path: Path) -> PluginOwner | None:
+        """The plugin ``path`` belongs to, the one every finding names (``discovery.owner``): the installed plugin
+        holding it, as the effective configuration counts it, else the plugin developed or published here."""
+        return plugin_owner(
+            path,
+            self._installed_plugins(),
+            holds_manifest=lambda directory: holds_manifest(directory, self.overlay, self.reader.lexists),
+            within=self._plugin_bases(),
+            declared_by=self.declaring_plugin(path) if path.suffix == ".json" else None,
+        )
 
     def marketplace_plugin_dirs(self) -> frozenset[Path]:
         """The directories inside the workspace that a ``marketplace.json`` entry's relative ``source`` points to:
@@ -326,6 +395,10 @@ class WorkspaceEngine:
                     path = self.reader.path(entry.path)
                     if self.kind_of(path) is not None:
                         yield path
+                        if name == PLUGIN_MANIFEST:
+                            named = walked_hooks_file(self.manifest_hooks(path), top, skipped, self.overlay)
+                            if named is not None and (no_patterns or not excludes.file(relative_to(named, top))):
+                                yield named
 
     def read(self, path: Path) -> tuple[str, Findings] | None:
         """The text of a file (the overlay wins over disk), with encoding findings; None if it cannot be read."""
@@ -428,7 +501,7 @@ class WorkspaceEngine:
         return []
 
     def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
-        context = SkillContext(agents, self.reader.lexists)
+        context = SkillContext(agents, self.reader.lexists, self.plugin_owner)
         steps = self._enabled_skill_steps()
         run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
 
@@ -488,6 +561,7 @@ class WorkspaceEngine:
             extra_settings_fields=tuple(self.config.settings.extra_fields),
             read_text=self.read_text,
             overlay=self.overlay,
+            plugin_owner=self.plugin_owner(path),
         )
 
     def cross_file(self) -> list[Diagnostic]:
@@ -524,6 +598,8 @@ class WorkspaceEngine:
     def _update(self, paths: set[Path]) -> set[Path]:
         if any(path.name == MARKETPLACE_FILE for path in paths):
             self._marketplace_plugins = None  # its entries may point to other plugin directories now
+        if any(path.name == PLUGIN_MANIFEST for path in paths):
+            self._manifest_hooks.clear()  # its "hooks" may name another file now
         if self._discovered is None:
             return paths
         roots = [root.path for root in self._discovered.registry.config.roots]

@@ -120,3 +120,13 @@ def test_the_client_build_checks_package_json_before_bundling() -> None:
     assert scripts["file-patterns"] == "node scripts/file-patterns.mjs"
     assert "npm run file-patterns -- --check" in scripts["prebundle"]
     assert "npm run file-patterns -- --check" in (CLIENT / "scripts" / "ci.sh").read_text(encoding="utf-8")
+
+
+def test_the_hooks_json_a_manifest_names_in_its_plugin_directory_is_sent_and_the_server_decides() -> None:
+    """``"hooks": "./hooks.json"``: only the manifest can say the file is a hooks file, so the path alone is not
+    enough (``file_kind``), but editors send it (``plugins/<name>/hooks.json``) and the server reads the manifest."""
+    assert file_kind(Path("/p/ws/.clarvis/plugins/guard/hooks.json")) is None
+    assert language_of("/p/ws/.clarvis/plugins/guard/hooks.json") == "json"
+    assert language_of("/p/ws/src/hooks.json") is None  # not a plugin directory: another tool's file
+    [pattern] = [pattern for pattern in PATTERNS if pattern["glob"] == "**/plugins/*/hooks.json"]
+    assert pattern["kind"] == "hooks" and "manifest" in pattern["serverDecides"]
