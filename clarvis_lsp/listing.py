@@ -21,7 +21,7 @@ from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH, NAME_PATTERN
 from clarvis_lsp.workspace.plugin_skills import plugin_skills
 
 if TYPE_CHECKING:
-    from clarvis_lsp.workspace.engine import Discovered
+    from clarvis_lsp.workspace.discovered import Discovered
 
 
 def origin_label(scope: str, source: str) -> str:

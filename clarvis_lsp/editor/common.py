@@ -17,7 +17,7 @@ from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe, property_names
-from clarvis_lsp.workspace.engine import Discovered
+from clarvis_lsp.workspace.discovered import Discovered
 from clarvis_lsp.workspace.plugin_skills import plugin_skills as skills_of_plugin
 
 SCHEMA_FOR_KIND: dict[FileKind, str] = {

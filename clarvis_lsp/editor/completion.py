@@ -24,7 +24,7 @@ from clarvis_lsp.editor.completion_skill import complete_skill
 from clarvis_lsp.editor.completion_snippets import snippet_json
 from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.engine import Discovered
+from clarvis_lsp.workspace.discovered import Discovered
 
 __all__ = ["CandidateKind", "CompletionCandidate", "complete", "snippet_json"]
 

@@ -35,7 +35,7 @@ from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.hooks import EVENT_CLASS
 from clarvis_lsp.knowledge.plugin import RUN_POLICIES
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc
-from clarvis_lsp.workspace.engine import Discovered
+from clarvis_lsp.workspace.discovered import Discovered
 
 # A skill's value in capabilityRunPolicies: a snippet choice between the run policies (``"${1|…|}"``).
 _RUN_POLICY_CHOICE = '"${1|' + ",".join(RUN_POLICIES) + '|}"'

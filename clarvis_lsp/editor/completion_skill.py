@@ -20,7 +20,7 @@ from clarvis_lsp.editor.completion_snippets import preview, type_label
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.skill import NAME_PATTERN
 from clarvis_lsp.schema_docs import describe, load_schema, property_names
-from clarvis_lsp.workspace.engine import Discovered
+from clarvis_lsp.workspace.discovered import Discovered
 
 __all__ = ["complete_skill"]
 

@@ -37,7 +37,8 @@ from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules.discovery import name_range, names_at
 from clarvis_lsp.rules.plugin_paths import path_inside
-from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.discovered import Discovered
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
 def definition(

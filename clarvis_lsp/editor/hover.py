@@ -39,7 +39,7 @@ from clarvis_lsp.knowledge.hooks import CLASS_EFFECT, CONTROL_CLASS, EVENT_CLASS
 from clarvis_lsp.knowledge.skill import FIELDS as SKILL_FIELDS
 from clarvis_lsp.rules.base import closest
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe
-from clarvis_lsp.workspace.engine import Discovered
+from clarvis_lsp.workspace.discovered import Discovered
 
 __all__ = ["HoverInfo", "event_markdown", "hover", "key_markdown", "plugin_entry_markdown", "skill_copies_markdown"]
 

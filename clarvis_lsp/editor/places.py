@@ -13,7 +13,8 @@ from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_s
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.rules.discovery import name_range
-from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.discovered import Discovered
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.plugin_skills import plugin_skills
 
 FILE_START = Range.point(0, 0)

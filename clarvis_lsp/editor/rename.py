@@ -38,7 +38,8 @@ from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import plugin as plugin_facts
 from clarvis_lsp.knowledge import skill as skill_facts
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.discovered import Discovered
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 __all__ = [
     "FileRename",

@@ -20,7 +20,6 @@ from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     DiscoveryWarning,
     PluginInfo,
-    SkillConfig,
     SkillRegistry,
     SkillRootInput,
     discover_agents,
@@ -56,6 +55,7 @@ from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
 from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.rules.skill import SkillContext
+from clarvis_lsp.workspace.discovered import Discovered, DiscoveryContext
 from clarvis_lsp.workspace.marketplaces import marketplace_sources
 from clarvis_lsp.workspace.plugin_files import holds_manifest, named_hooks_file, relative_to, walked_hooks_file
 
@@ -63,64 +63,6 @@ if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
-
-
-@dataclass(frozen=True)
-class DiscoveryContext:
-    """What discovery reads before the skill roots: the plugins and which are enabled (they add roots), the agents,
-    and the resolved skill configuration to scan."""
-
-    skill_config: SkillConfig
-    plugins: dict[str, PluginInfo]
-    hidden_plugins: tuple[PluginInfo, ...]
-    enabled_plugins: list[str]
-    agents: dict[str, AgentInfo]
-    # What the plugin and agent scans reported (a symlinked or unreadable plugin directory or manifest, a
-    # symlinked agents directory).
-    context_warnings: tuple[DiscoveryWarning, ...] = ()
-    plugins_in_force: list[str] | None = None  # see ``Discovered.plugins_in_force``; None: ``enabled_plugins``
-
-    def discovered(self, registry: SkillRegistry) -> Discovered:
-        """The whole of discovery, once the skill roots of ``skill_config`` are scanned into ``registry``."""
-        return Discovered(
-            self.skill_config,
-            registry,
-            self.plugins,
-            self.hidden_plugins,
-            self.enabled_plugins,
-            self.agents,
-            self.context_warnings,
-            self.enabled_plugins if self.plugins_in_force is None else self.plugins_in_force,
-        )
-
-
-@dataclass
-class Discovered:
-    """What discovery found for one workspace."""
-
-    skill_config: SkillConfig
-    registry: SkillRegistry
-    plugins: dict[str, PluginInfo]
-    hidden_plugins: tuple[PluginInfo, ...]
-    enabled_plugins: list[str]
-    """The ``enabledPlugins`` once the workspace is trusted: what the rules check (what will run once approved)."""
-    agents: dict[str, AgentInfo]
-    context_warnings: tuple[DiscoveryWarning, ...] = ()  # see ``DiscoveryContext``
-    plugins_in_force: list[str] = field(default_factory=list)
-    """The ``enabledPlugins`` in force in the engine's trust state: the plugins whose skills are discovery's plugin
-    roots, so every view of which copy wins (``--list``, the shadowing findings, lenses, the Effective skills view)
-    answers from one state. Untrusted, a plugin enabled only by the workspace is not among them."""
-
-    @property
-    def held_back_plugins(self) -> list[str]:
-        """The plugins only the workspace enables, which contribute nothing until it is trusted (a plugin Clarvis
-        does not load at all is not among them: that is the stronger reason)."""
-        in_force = set(self.plugins_in_force)
-        return [
-            name
-            for name in self.enabled_plugins
-            if name not in in_force and name in self.plugins and self.plugins[name].not_loaded is None
-        ]
 
 
 @dataclass(eq=False)

@@ -17,7 +17,8 @@ from clarvis_lsp.editor.completion import CompletionCandidate, complete, snippet
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge import hooks, marketplace, mcp, plugin, settings, skill
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.discovered import Discovered
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
 def write(root: Path, relative: str, text: str) -> Path:

@@ -17,7 +17,8 @@ from clarvis_lsp.editor.completion import complete
 from clarvis_lsp.editor.hover import hover
 from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.discovered import Discovered
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.completion import CandidateKind, CompletionCandidate, complete
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
-from clarvis_lsp.workspace.engine import Discovered, WorkspaceEngine
+from clarvis_lsp.workspace.discovered import Discovered
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 TRIGGER_CHARACTERS = ['"', ":", " "]
 SCAN_PATIENCE = 0.1  # seconds a completion or hover waits for a first scan before answering without it
