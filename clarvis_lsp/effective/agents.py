@@ -5,6 +5,7 @@ and then overrides the personal agent of the same name.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from clarvis_lsp.effective.entries import (
     ACTIVE,
@@ -13,8 +14,11 @@ from clarvis_lsp.effective.entries import (
     PLUGIN_NOT_ENABLED,
     AgentEntry,
     Inputs,
+    Place,
     Step,
 )
+from clarvis_lsp.effective.servers import clashes
+from clarvis_lsp.rules.collisions import effective_agents, meetings
 
 
 def _agents(inputs: Inputs, active: Sequence[str], trusted: bool) -> tuple[AgentEntry, ...]:
@@ -64,4 +68,24 @@ def _agents(inputs: Inputs, active: Sequence[str], trusted: bool) -> tuple[Agent
                     name, "personal", None, personal.path, OVERRIDDEN if overridden else ACTIVE, None, tuple(steps_p)
                 )
             )
-    return tuple(entries)
+    return _with_collisions(tuple(entries), inputs, active, trusted)
+
+
+def _with_collisions(
+    entries: tuple[AgentEntry, ...], inputs: Inputs, active: Sequence[str], trusted: bool
+) -> tuple[AgentEntry, ...]:
+    """Each agent with whom it collides (``agent/name-collision``): among the agents in effect in this state, and,
+    untrusted, among those once trusted (the plugins discovery counts as enabled then)."""
+    later = None
+    if not trusted:
+        enabled = {
+            agent.plugin
+            for agent in inputs.agents.values()
+            if agent.plugin is not None
+            and agent.enabled
+            and (plugin := inputs.plugins.get(agent.plugin)) is not None
+            and plugin.not_loaded is None
+        }
+        later = effective_agents(inputs.agents, enabled, trusted=True)
+    by_place = clashes(meetings(effective_agents(inputs.agents, active, trusted=trusted), later, tools=False))
+    return tuple(replace(entry, collisions=by_place.get(Place(entry.path), ())) for entry in entries)

@@ -114,6 +114,18 @@ class HookEntry:
 
 
 @dataclass(frozen=True)
+class Clash:
+    """Another entry this one collides with (``clarvis_lsp.rules.collisions``: ``mcp/name-collision``,
+    ``agent/name-collision``)."""
+
+    kind: str  # "same name", "spelling", "namespace", "launch"
+    name: str
+    origin: str  # "personal", "workspace", "plugin"
+    place: Place
+    once_trusted: bool = False  # only once the workspace is trusted (the untrusted view's "would collide")
+
+
+@dataclass(frozen=True)
 class McpEntry:
     """An MCP server by its effective name (``<server>`` or ``<plugin>:<server>``)."""
 
@@ -126,6 +138,8 @@ class McpEntry:
     replaces: Place | None  # the personal server this workspace server replaces (or would, once trusted)
     replaced_by: Place | None  # the workspace server that replaces this personal one
     checklist: tuple[Step, ...]
+    reaches: str | None = None  # what it starts: the command and args, or the URL (None when they cannot be read)
+    collisions: tuple[Clash, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +153,7 @@ class AgentEntry:
     state: str
     overrides: Path | None
     checklist: tuple[Step, ...]
+    collisions: tuple[Clash, ...] = ()
 
 
 @dataclass(frozen=True)

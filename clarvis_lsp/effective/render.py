@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from clarvis_lsp.effective.entries import Clash
 from clarvis_lsp.effective.model import CapabilityEntry, Effective, HookEntry, Place, Step
 from clarvis_lsp.effective.why import Answer
 
@@ -66,6 +67,19 @@ def _steps(steps: Sequence[Step]) -> list[dict[str, Any]]:
     return [
         {"step": step.name, "ok": step.ok, "detail": step.detail, "path": str(step.path) if step.path else None}
         for step in steps
+    ]
+
+
+def _clashes(clashes: Sequence[Clash]) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": clash.kind,
+            "name": clash.name,
+            "origin": clash.origin,
+            "place": _place(clash.place),
+            "onceTrusted": clash.once_trusted,
+        }
+        for clash in clashes
     ]
 
 
@@ -136,6 +150,8 @@ def to_json(model: Effective) -> dict[str, Any]:
                 "place": _place(server.place),
                 "replaces": _place(server.replaces),
                 "replacedBy": _place(server.replaced_by),
+                "reaches": server.reaches,
+                "collisions": _clashes(server.collisions),
                 "checklist": _steps(server.checklist),
             }
             for server in model.mcp_servers
@@ -148,6 +164,7 @@ def to_json(model: Effective) -> dict[str, Any]:
                 "place": _path(agent.path),
                 "state": agent.state,
                 "overrides": _path(agent.overrides),
+                "collisions": _clashes(agent.collisions),
                 "checklist": _steps(agent.checklist),
             }
             for agent in model.agents
@@ -340,21 +357,25 @@ def format_text(model: Effective, show: DisplayPath) -> str:
     lines.append("MCP servers")
     rows = []
     for server in model.mcp_servers:
-        note = ""
+        notes = []
         if server.replaces is not None:
             verb = "replaces" if model.trusted else "would replace"
-            note = f"{verb} the personal one at {_at(server.replaces, show)}"
+            notes.append(f"{verb} the personal one at {_at(server.replaces, show)}")
         elif server.replaced_by is not None:
-            note = f"by {_at(server.replaced_by, show)}"
-        rows.append([server.name, server.transport, server.origin, server.state, _at(server.place, show), note])
+            notes.append(f"by {_at(server.replaced_by, show)}")
+        notes += [_clash_text(clash, show) for clash in server.collisions]
+        where = _at(server.place, show)
+        reaches = server.reaches or ""
+        rows.append([server.name, server.transport, server.origin, server.state, where, reaches, "; ".join(notes)])
     lines += _table(rows)
     lines.append("")
 
     lines.append("Agents")
     rows = []
     for agent in model.agents:
-        note = f"overrides {show(agent.overrides)}" if agent.overrides is not None else ""
-        rows.append([agent.name, agent.origin, agent.state, show(agent.path), note])
+        notes = [f"overrides {show(agent.overrides)}"] if agent.overrides is not None else []
+        notes += [_clash_text(clash, show, line=False) for clash in agent.collisions]
+        rows.append([agent.name, agent.origin, agent.state, show(agent.path), "; ".join(notes)])
     lines += _table(rows)
     lines.append("")
 
@@ -400,6 +421,23 @@ def _capability_row(item: CapabilityEntry, show: DisplayPath) -> list[str]:
     failed = next((step for step in item.checklist if not step.ok), None)
     notes.append(_step_text(failed, show) if failed is not None else item.checklist[-1].detail)
     return [item.capability, item.plugin, item.state, _at(item.place, show), command, "; ".join(notes)]
+
+
+CLASH_WORDS = {
+    "same name": "the same name",
+    "spelling": "differs only in case or -/_",
+    "namespace": "tool namespaces overlap",
+    "launch": "starts the same server",
+}
+"""How a collision's kind reads in the text (``mcp/name-collision``, ``agent/name-collision`` say more)."""
+
+
+def _clash_text(clash: Clash, show: DisplayPath, *, line: bool = True) -> str:
+    verb = "would collide with" if clash.once_trusted else "collides with"
+    suffix = " once trusted" if clash.once_trusted else ""
+    where = _at(clash.place, show) if line else show(clash.place.path)
+    words = CLASH_WORDS.get(clash.kind, clash.kind)
+    return f"{verb} {clash.origin} {clash.name} at {where} ({words}){suffix}"
 
 
 HOOK_RUN_SHOWN = 8

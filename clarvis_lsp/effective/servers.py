@@ -1,10 +1,12 @@
 """The MCP servers by effective name: personal and workspace servers merged by name (a trusted workspace entry
-replaces the personal one whole), then the servers the plugins declare.
+replaces the personal one whole), then the servers the plugins declare; each with what it starts and whom it
+collides with (``clarvis_lsp.rules.collisions``, the logic ``mcp/name-collision`` reports from).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from clarvis_lsp.documents.jsondoc import JsonNode, JsonObject
 from clarvis_lsp.effective.entries import (
@@ -12,17 +14,20 @@ from clarvis_lsp.effective.entries import (
     HELD_BACK,
     PLUGIN_NOT_ENABLED,
     REPLACED,
+    Clash,
     Inputs,
     McpEntry,
     Place,
     Step,
 )
 from clarvis_lsp.effective.sources import (
+    _enabled_list,
     _Manifest,
     _manifest_map,
     _Settings,
 )
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
+from clarvis_lsp.rules.collisions import Meeting, Party, ServerFile, effective_servers, meetings, server_parties
 
 
 def _transport(server: JsonNode | None) -> str:
@@ -120,4 +125,56 @@ def _mcp_servers(
                     tuple(steps),
                 )
             )
-    return tuple(entries)
+    return _with_collisions(tuple(entries), personal, workspace, inputs, manifests, active, trusted)
+
+
+def _place(party: Party) -> Place:
+    return Place(party.path, party.range.start.line, party.range.start.character)
+
+
+def clashes(found: Mapping[Party, Sequence[Meeting]]) -> dict[Place, tuple[Clash, ...]]:
+    """The collisions of each party, by the place its entry is declared at."""
+    return {
+        _place(party): tuple(
+            Clash(meeting.kind, meeting.other.name, meeting.other.origin, _place(meeting.other), meeting.once_trusted)
+            for meeting in found_here
+        )
+        for party, found_here in found.items()
+    }
+
+
+def _with_collisions(
+    entries: tuple[McpEntry, ...],
+    personal: _Settings,
+    workspace: _Settings,
+    inputs: Inputs,
+    manifests: Mapping[str, _Manifest],
+    active: Sequence[str],
+    trusted: bool,
+) -> tuple[McpEntry, ...]:
+    """Each entry with what it starts and whom it collides with: among the servers in effect in this state, and,
+    untrusted, among those in effect once trusted (shown as "would collide")."""
+    personal_file = ServerFile("personal", personal.path, personal.document) if personal.document else None
+    workspace_file = ServerFile("workspace", workspace.path, workspace.document) if workspace.document else None
+    plugin_files: dict[str, ServerFile] = {}
+    for name, plugin in inputs.plugins.items():
+        document = manifests[name].document
+        if plugin.manifest is not None and document is not None:
+            plugin_files[name] = ServerFile("plugin", plugin.manifest, document, name)
+    everything = [party for file in (personal_file, workspace_file) if file for party in server_parties(file)]
+    everything += [party for file in plugin_files.values() for party in server_parties(file)]
+    reaches = {_place(party): party.reaches for party in everything}
+
+    def in_effect(names: Sequence[str], state: bool) -> list[Party]:
+        files = [plugin_files[name] for name in names if name in plugin_files]
+        return effective_servers(personal_file, workspace_file, files, trusted=state)
+
+    later = None
+    if not trusted:
+        enabled, _ = _enabled_list(personal, workspace, True)
+        loaded = [name for name in enabled if name in inputs.plugins and manifests[name].name == name]
+        later = in_effect(loaded, True)
+    by_place = clashes(meetings(in_effect(active, trusted), later, tools=True))
+    return tuple(
+        replace(entry, reaches=reaches.get(entry.place), collisions=by_place.get(entry.place, ())) for entry in entries
+    )

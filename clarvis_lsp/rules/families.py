@@ -85,6 +85,7 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
             "mcp/unknown-field",
             "mcp/unknown-type",
         ),
+        "clarvis_lsp.rules.name_collision": ("mcp/name-collision",),
     },
     "plugin": {
         "clarvis_lsp.rules.activation": ("plugin/shadowed",),
@@ -122,6 +123,7 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
             "agent/overrides",
             "agent/requires-trust",
         ),
+        "clarvis_lsp.rules.name_collision": ("agent/name-collision",),
     },
     "internal": {
         "clarvis_lsp.rules.internal": ("internal/rule-failed",),

@@ -519,6 +519,7 @@ class WorkspaceEngine:
             )
             found.extend(manifest_findings(self.discovered.context_warnings))
             found.extend(self._run_limit_findings())
+            found.extend(self._collision_findings())
             by_path: dict[Path, list[Diagnostic]] = {}
             for diagnostic in found:
                 by_path.setdefault(diagnostic.path, []).append(diagnostic)
@@ -578,6 +579,9 @@ class WorkspaceEngine:
         and recompute the cross-file findings (the discovery findings only when the roots changed). Returns the
         edited files and those whose cross-file findings changed."""
         from clarvis_lsp.rules.hook_run_limit import RUN_LIMIT  # an editor's path: the module is likely loaded
+        from clarvis_lsp.rules.name_collision import AGENT_NAME_COLLISION, MCP_NAME_COLLISION
+
+        recomputed = {RUN_LIMIT.code, MCP_NAME_COLLISION.code, AGENT_NAME_COLLISION.code}
 
         before = self._discovered
         assert before is not None
@@ -588,7 +592,7 @@ class WorkspaceEngine:
         same_skills = self._discovered.registry is before.registry
         stale = manifest_findings(before.context_warnings)
         kept = {
-            path: [item for item in found if item.code != RUN_LIMIT.code and item not in stale]
+            path: [item for item in found if item.code not in recomputed and item not in stale]
             for path, found in old_cross.items()
         }
         self._cross = None
@@ -596,7 +600,7 @@ class WorkspaceEngine:
             cross = {path: found for path, found in kept.items() if found}
             for diagnostic in manifest_findings(self._discovered.context_warnings):
                 cross.setdefault(diagnostic.path, []).append(diagnostic)
-            for diagnostic in self._run_limit_findings():
+            for diagnostic in [*self._run_limit_findings(), *self._collision_findings()]:
                 cross.setdefault(diagnostic.path, []).append(diagnostic)
             self._cross = cross
         new_cross = self.cross_by_path()
@@ -619,6 +623,32 @@ class WorkspaceEngine:
             "hooks/run-limit",
             settings,
             lambda: check_run_limit(
+                self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
+            ),
+        )
+
+    def _collision_findings(self) -> list[Diagnostic]:
+        """``mcp/name-collision`` and ``agent/name-collision`` over the servers and agents in effect once the
+        workspace is trusted. With no settings file, no enabled plugin and at most one agent nothing can collide,
+        and the module is not imported: a tree of SKILL.md files alone never needs it."""
+        codes = ("mcp/name-collision", "agent/name-collision")
+        if not any(self.rules.enabled(code) for code in codes):
+            return []
+        settings = settings_file(self.directory)
+        candidates = [settings, settings_file(self.home)] if self.config.include_user else [settings]
+        found = self.discovered
+        if (
+            len(found.agents) < 2
+            and not found.enabled_plugins
+            and not any(path in self.overlay or os.path.lexists(path) for path in candidates)
+        ):
+            return []
+        from clarvis_lsp.rules.name_collision import check_name_collisions
+
+        return collect_isolated(
+            "name-collision",
+            settings,
+            lambda: check_name_collisions(
                 self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
             ),
         )

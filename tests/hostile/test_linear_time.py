@@ -23,9 +23,27 @@ from clarvis_lsp.discovery.walk import GitIgnoreMatcher
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.json_parser import parse_json
 from clarvis_lsp.editor.symbols import without_closing_sequence
+from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge.plugin import VERSION_PATTERN
+from clarvis_lsp.rules.collisions import Party, collisions
 from clarvis_lsp.rules.js_regex import js_regex_error
 from clarvis_lsp.rules.marketplace import SSH_ORIGIN
+
+WORD = "abcdefghijklmnopqrst"
+
+
+def _look_alikes(n: int) -> list[Party]:
+    """``n`` spellings of one word and ``n`` of it followed by ``.t``, all starting one command: every party
+    collides with every other in one way or two."""
+    names = ["".join(c.upper() if i >> at & 1 else c for at, c in enumerate(WORD)) for i in range(n)]
+    names += [name + ".t" for name in names]
+    return [Party(name, "workspace", None, Path("s"), Range.point(0, 0), name, ("stdio", "x")) for name in names]
+
+
+def _dotted(n: int) -> list[Party]:
+    """A server "a" and one whose name is "a" and ``n`` dots: each dot could end another server's name."""
+    return [Party(name, "workspace", None, Path("s"), Range.point(0, 0), name) for name in ("a", "a" + "." * n)]
+
 
 _STARS = GitIgnoreMatcher(["*a*a*a*b", "!**/*a*a*a*b/", "a/**/a*a*a*b"])
 
@@ -64,6 +82,11 @@ CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
     ),
     "frontmatter-core-float": (skill_document._CORE_FLOAT.match, lambda n: "1" * n + "x", 1000),
     "marketplace-ssh-origin": (SSH_ORIGIN.match, lambda n: "a" * n + "@" + "b" * n + ":" + "c" * n + " ", 500),
+    # Thousands of look-alike MCP server names under one command: each collision lists at most 20 others and
+    # counts the rest from the group's size, rather than reading every group member once per party.
+    "collisions-look-alikes": (lambda parties: collisions(parties, tools=True), _look_alikes, 200),
+    # A server name of thousands of dots: each prefix before a dot was sliced and looked up.
+    "collisions-dotted-name": (lambda parties: collisions(parties, tools=True), _dotted, 2000),
 }
 
 
