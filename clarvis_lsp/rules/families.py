@@ -27,7 +27,7 @@ FAMILIES: dict[str, dict[str, tuple[str, ...]]] = {
             "skill/unknown-agent",
             "skill/unknown-field",
         ),
-        "clarvis_lsp.rules.skill_links": ("skill/broken-link",),
+        "clarvis_lsp.rules.skill_links": ("skill/broken-link", "skill/root-relative-link"),
     },
     "discovery": {
         "clarvis_lsp.rules.discovery": (

@@ -21,7 +21,7 @@ from clarvis_lsp.knowledge import skill as facts
 from clarvis_lsp.rules.base import Findings, RuleStep, closest, did_you_mean
 from clarvis_lsp.rules.catalogue import rule
 from clarvis_lsp.rules.skill_agent import OwnerOf, agent_scalar, own_plugin_agent
-from clarvis_lsp.rules.skill_links import BROKEN_LINK, check_links
+from clarvis_lsp.rules.skill_links import BROKEN_LINK, ROOT_RELATIVE_LINK, check_links
 
 DESCRIPTION_STUB = "TODO: say what this skill does and when to use it"
 
@@ -143,6 +143,7 @@ class SkillContext:
     """Whether a path exists (a broken symlink does): a ``--check`` answers from the listings it made."""
     plugin_owner: OwnerOf | None = None
     """The plugin a file belongs to (``discovery.owner``), asked only about a bare agent name that is unknown."""
+    workspace: str | None = None  # the workspace directory, where a root-relative link may name a file
 
 
 def check_skill(document: SkillDocument, context: SkillContext, findings: Findings) -> None:
@@ -693,7 +694,7 @@ RULE_STEPS: tuple[RuleStep[SkillDocument, SkillContext], ...] = (
     ),
     RuleStep(
         "skill/links",
-        (BROKEN_LINK.code,),
-        lambda document, context, found: check_links(document, found, context.lexists),
+        (BROKEN_LINK.code, ROOT_RELATIVE_LINK.code),
+        lambda document, context, found: check_links(document, found, context.lexists, context.workspace),
     ),
 )

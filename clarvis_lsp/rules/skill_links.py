@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from clarvis_lsp.documents.skill import SkillDocument
-from clarvis_lsp.findings import Severity
+from clarvis_lsp.findings import Fix, Range, Severity, TextEdit
 from clarvis_lsp.rules.base import Findings
 from clarvis_lsp.rules.catalogue import rule
 
@@ -84,6 +84,7 @@ from clarvis_lsp.rules.skill_link_scan import _single_backtick_spans_blanked as 
 from clarvis_lsp.rules.skill_link_scan import _unfenced_regions as _unfenced_regions
 from clarvis_lsp.rules.skill_link_scope import (
     PLUGIN_ROOT_PLACEHOLDER,
+    plugin_directory,
     plugin_problem,
     plugin_root_target,
 )
@@ -104,6 +105,22 @@ BROKEN_LINK = rule(
     "at run time, and not checked).",
     example="See [the reference](references/api.md)   (with no references/api.md)",
     fix="Create the file inside the skill directory or correct the link.",
+    file_kind="skill",
+)
+
+ROOT_RELATIVE_LINK = rule(
+    "skill/root-relative-link",
+    Severity.WARNING,
+    "A link or image in the body starts with `/`: it names a file from the root of a site or repository, which "
+    "an installed skill does not carry.",
+    why="On a forge a leading `/` resolves against the repository root, but a skill is installed as its own "
+    "directory and read by the agent from there: `/docs/adr/001.md` names nothing the installed skill has. The "
+    "finding says what the destination is relative to the skill directory when the file exists in the skill or "
+    "the workspace. A `//host/…` link is a URL, and a path that names a file of the machine (`/etc/hosts`) an "
+    "absolute path: neither is checked.",
+    example="See [the ADR](/docs/adr/001.md)",
+    fix="Write the destination relative to the skill directory, and copy into the skill what lies outside it. "
+    "Where the file exists, the unsafe quick fix writes the relative destination.",
     file_kind="skill",
 )
 
@@ -234,9 +251,15 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
     return target, os.path.normpath(os.path.join(directory, path))
 
 
-def check_links(document: SkillDocument, findings: Findings, lexists: Callable[[str], bool] = os.path.lexists) -> None:
+def check_links(
+    document: SkillDocument,
+    findings: Findings,
+    lexists: Callable[[str], bool] = os.path.lexists,
+    workspace: str | None = None,
+) -> None:
     """Relative links and images in the body must name files inside the skill directory (``lexists``: whether a
-    path exists, ``os.path.lexists`` or what a check's listings know)."""
+    path exists, ``os.path.lexists`` or what a check's listings know); a root-relative one is reported with what it
+    is relative to the skill directory, when the file is in the skill or in ``workspace`` (its directory)."""
     directory = os.path.dirname(str(document.path))  # a Path built and printed costs more
     exists: dict[str, bool] = {}
     if LOOKUP_FIRST_FAST_PATH and _every_destination_fine(document, directory, exists, lexists):
@@ -257,6 +280,14 @@ def check_links(document: SkillDocument, findings: Findings, lexists: Callable[[
             return
         target, resolved = _resolve(written, directory)
         if resolved is None:
+            if _is_root_relative(target):
+                where = lines.range(start, start + len(written))
+                kind = "Image" if is_image else "Link"
+                said, relative = _root_relative(target, written, kind, directory, workspace, lexists)
+                if said:
+                    fixes = () if relative is None else (_relative_fix(document, where, relative),)
+                    findings.add(ROOT_RELATIVE_LINK.code, where, said, fixes=fixes)
+                    reported += 1
             continue
         message = _problem(target, "Image" if is_image else "Link", resolved, directory, exists, lexists)
         if message is not None:
@@ -310,10 +341,82 @@ def _every_destination_fine(
                 written = definition.group(1)
         if written is not None:
             target, resolved = _resolve(written, directory)
+            if resolved is None and _is_root_relative(target):
+                return False
             if resolved is not None and _problem(target, "Link", resolved, directory, exists, lexists) is not None:
                 return False
         close = text.find("]", close + 1)
     return True
+
+
+def _is_root_relative(target: str) -> bool:
+    """``/docs/a.md``: a path from the root of a site or repository (``//host/…`` is a URL, ``/`` alone a page)."""
+    return target.startswith("/") and not target.startswith("//") and target.strip("/") != ""
+
+
+def _root_relative(
+    target: str,
+    written: str,
+    kind: str,
+    directory: str,
+    workspace: str | None,
+    lexists: Callable[[str], bool],
+) -> tuple[str, str | None]:
+    """The message for a root-relative destination, and the destination relative to the skill directory when the
+    file it names exists: first read from the skill directory (``/references/a.md`` meaning the skill's own), then
+    its plugin's, then the workspace (``/docs/adr/001.md`` in the repository that holds the skill). No message for
+    a path that names a file of this machine wherever it is read from (``/etc/hosts``): that is an absolute path."""
+    bracketed = written.startswith("<") and written.endswith(">")
+    inner = written[1:-1] if bracketed else written
+    raw_path, suffix = _split_suffix(inner)
+    path = unquote(target.partition("#")[0].partition("?")[0]).lstrip("/")
+    opening = (
+        f'{kind} "{target}" starts with "/", a path from the root of a site or repository, which an installed '
+        "skill does not carry"
+    )
+    plugin = plugin_directory(directory, lexists)
+    bases = [base for base in (directory, plugin, workspace) if base]
+    for base in dict.fromkeys(bases):
+        candidate = os.path.normpath(os.path.join(base, path))
+        if not lexists(candidate):
+            continue
+        relative = Path(os.path.relpath(candidate, directory)).as_posix()
+        if raw_path.lstrip("/") != path:  # escapes or percent-encoding: keep them as written
+            prefix = Path(os.path.relpath(base, directory)).as_posix()
+            relative = raw_path.lstrip("/") if prefix == "." else f"{prefix}/{raw_path.lstrip('/')}"
+        destination = f"<{relative}{suffix}>" if bracketed else f"{relative}{suffix}"
+        if _is_under(candidate, directory):
+            return f"{opening}; the file is in the skill directory: write {destination}.", destination
+        if plugin and _is_under(candidate, plugin):  # a plugin is installed whole (skill_link_scope)
+            return f"{opening}; the file is in the skill's plugin: write {destination}.", destination
+        return (
+            f"{opening}; relative to the skill directory it is {destination}, which is outside the skill: copy "
+            "the file into the skill directory and link to the copy.",
+            destination,
+        )
+    if lexists(os.path.normpath(target.partition("#")[0].partition("?")[0])):
+        return "", None  # a file of this machine (`/etc/hosts`): an absolute path, not checked
+    where = " or ".join(
+        name
+        for base, name in ((directory, "the skill directory"), (plugin, "its plugin"), (workspace, "the workspace"))
+        if base
+    )
+    return f"{opening}; no file {path} is in {where}: link to a file of the skill, relative to its directory.", None
+
+
+def _split_suffix(inner: str) -> tuple[str, str]:
+    """A destination as written, split before its fragment or query (``a.md#part`` → ``a.md``, ``#part``)."""
+    cut = min((index for index in (inner.find("#"), inner.find("?")) if index != -1), default=len(inner))
+    return inner[:cut], inner[cut:]
+
+
+def _relative_fix(document: SkillDocument, where: Range, destination: str) -> Fix:
+    """Unsafe: the writer may have meant another root, and a file outside the skill still has to be copied in."""
+    return Fix(
+        f"Write the destination relative to the skill directory: {destination}",
+        (TextEdit(document.path, where, destination),),
+        safe=False,
+    )
 
 
 def _line_end(text: str, index: int) -> int:
@@ -369,6 +472,7 @@ __all__ = [
     "FAST_PATH",
     "LOOKUP_FIRST_FAST_PATH",
     "MAX_REPORTED",
+    "ROOT_RELATIVE_LINK",
     "BodyLink",
     "body_links",
     "check_links",

@@ -443,7 +443,7 @@ class WorkspaceEngine:
         return []
 
     def _skill_rules(self, document: SkillDocument, findings: Findings, agents: Mapping[str, AgentInfo]) -> None:
-        context = SkillContext(agents, self.reader.lexists, self.plugin_owner)
+        context = SkillContext(agents, self.reader.lexists, self.plugin_owner, str(self.directory))
         steps = self._enabled_skill_steps()
         run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
 
@@ -477,7 +477,7 @@ class WorkspaceEngine:
         text, findings = read
         if kind is FileKind.SKILL:
             document = parse_skill(path, text)
-            steps, context = self._enabled_skill_steps(), SkillContext(agents=None)
+            steps, context = self._enabled_skill_steps(), SkillContext(agents=None, workspace=str(self.directory))
             run_rules(steps, document, context, findings, None, frontmatter_ok=document.frontmatter_ok)
         elif kind in runner.JSON_KINDS and any(self.rules.enabled(code) for code in runner.json_syntax().codes):
             from clarvis_lsp.documents.jsondoc import parse_json

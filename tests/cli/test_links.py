@@ -533,7 +533,8 @@ def test_looking_destinations_up_first_finds_what_the_scan_finds(body: str) -> N
 @pytest.mark.parametrize(
     ("body", "fine"),
     [
-        ("[a](https://x.y/a.md) [b](#c) [d](/e.md) [f]() [o](ok.md)\n\n[g]:\n  ok.md\n", True),
+        ("[a](https://x.y/a.md) [b](#c) [f]() [o](ok.md)\n\n[g]:\n  ok.md\n", True),
+        ("[d](/e.md)", False),  # root-relative: the scan reads it (skill/root-relative-link)
         ("[a](https://x.y) and [b](gone.md)", False),
         ("[a](<https://x.y)", False),
         ("[r]: ./gone.md\n", False),

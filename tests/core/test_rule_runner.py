@@ -58,7 +58,12 @@ def test_unbroken_check_finds_the_link(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("rules", "runs"),
-    [({"skill/broken-link": "off"}, False), ({"skill/broken-link": "hint"}, True), ({"skill/*": "off"}, False)],
+    [
+        ({"skill/broken-link": "off", "skill/root-relative-link": "off"}, False),
+        ({"skill/broken-link": "off"}, True),  # the step's other code is still on
+        ({"skill/broken-link": "hint"}, True),
+        ({"skill/*": "off"}, False),
+    ],
 )
 def test_switched_off_rules_are_not_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: dict[str, str], runs: bool
