@@ -304,7 +304,7 @@ def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
 
     # A check is one scan, then the process exits. The collector is paused from here to the end of the scan, the
     # checker's modules included: importing them allocates as much as a few hundred skills do, and the collections
-    # that triggered cost about 3 ms of every check (benchmarks/README.md).
+    # that triggered cost about 3 ms of every check (benchmarks/HISTORY.md).
     with bulk_allocation():
         checked = _first_check(args)
     if isinstance(checked, int):

@@ -9,7 +9,7 @@ looked at again.
 Once a file's findings are computed its parse is not kept: discovery keeps the record with a way to read the text
 again (``read_again``), which only a cross-file finding (a duplicate name, a shadowed copy) uses. Kept, the
 documents of 20,000 realistic skills held about 500 MB (peak RSS 629 MB in one process, 128 MB without), and
-building that much memory cost 5-10 % of the check's CPU time (benchmarks/README.md).
+building that much memory cost 5-10 % of the check's CPU time (benchmarks/HISTORY.md).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import TypeVar
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
-# Below this many files per process a fork costs more than it saves (measured: benchmarks/README.md).
+# Below this many files per process a fork costs more than it saves (measured: benchmarks/HISTORY.md).
 MIN_FILES_PER_PROCESS = 800
 # The same for skill directories read during discovery: each costs less than a file the check parses itself,
 # and the parent rebuilds every record a child sends (a fork at 2,000 skills saved no wall time, measured).

@@ -5,7 +5,7 @@ server.
 2. **Walk**: every directory under the given paths is listed once (``batch.listings``), before any process is
    forked, so that the workers of the next step read their listings from what they inherit. Walked while the
    workers read, the tree was listed twice (the parent's walk and the workers' discovery each listed the same
-   skill directories): 4 % more CPU at 20,000 skills, for 0.2 s less wall time (benchmarks/README.md).
+   skill directories): 4 % more CPU at 20,000 skills, for 0.2 s less wall time (benchmarks/HISTORY.md).
 3. **Discover**: each workspace's skill roots, a large root spread over processes (``batch.spread``), each
    SKILL.md under the given paths checked where it is read (``batch.ahead``).
 4. **Check**: each file's findings through the one assembler both front ends use
@@ -115,7 +115,7 @@ def _files_to_parse(engine: WorkspaceEngine, ahead: CheckAhead, wanted: list[Pat
     """How many of ``wanted`` the check must still read and parse itself, which is the work worth spreading over
     processes: a SKILL.md checked where discovery read it is done, one that discovery loaded otherwise costs only
     its rules, and forking a process that holds every discovered document costs more than those save (measured:
-    benchmarks/README.md). With ``--jobs`` chosen, every file not done yet counts."""
+    benchmarks/HISTORY.md). With ``--jobs`` chosen, every file not done yet counts."""
     pending = [path for path in wanted if not ahead.pending(path)]
     if jobs is not None or len(pending) < 2 * MIN_FILES_PER_PROCESS:
         return len(pending)

@@ -96,7 +96,7 @@ def _sent(scan: DirScan, *, checked: bool) -> DirScan | _SentSkill:
     """What a worker sends for a directory it read. The text of a SKILL.md it also checked (``checked``: its
     findings travel beside it) stays behind: a ``--check`` reads it again only for a cross-file finding, and
     sending every body through a pipe cost about a sixth of a spread check's CPU and wall time (the pickling, the
-    copies and their page faults; benchmarks/README.md)."""
+    copies and their page faults; benchmarks/HISTORY.md)."""
     skill = scan.skill
     if skill is None or scan.malformed is not None or scan.warnings:
         return portable(scan)  # the rare directory with a problem goes as it is, its documents as text

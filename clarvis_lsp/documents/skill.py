@@ -297,7 +297,7 @@ _PLAIN_STRING = re.compile(r"[A-Za-z]")
 SIMPLE_IDENTITY = True  # Kept: −12 % CPU of discovery (the server's first scan) at 20,000 realistic skills
 """Discovery reads a plainly simple frontmatter's name and description without composing it (a differential test
 compares this with the full parse). A ``--check`` parses every file it checks anyway, so it buys the check under
-5 %: it is kept for discovery alone (benchmarks/README.md, "Fast paths: what each buys")."""
+5 %: it is kept for discovery alone (benchmarks/HISTORY.md, "Fast paths: what each buys")."""
 
 
 def simple_identity(text: str) -> tuple[str, str] | None:

@@ -3,9 +3,10 @@
 Recognition is by place, not by name alone: only ``.clarvis/settings.json`` is a settings file, so a
 ``.vscode/settings.json`` never gets a finding, and a ``plugin.json`` counts only in a plugin directory. Every
 reader of these places takes them from here: ``file_kind`` below, the workspace walk's candidate names, and,
-through the generated ``editors/file-patterns.json`` (``python -m clarvis_lsp.knowledge.files --write``), the
-VS Code client's document selector and language associations and every editor configuration in ``editors/``,
-whose tests compare their patterns with that file. A place added here reaches them all, or fails their tests.
+through the generated ``editors/file-patterns.json`` (``python -m clarvis_lsp.knowledge.files --write``, which
+also writes the JetBrains template ``editors/jetbrains/template.json``), the VS Code client's document selector and
+language associations and every editor configuration in ``editors/``, whose tests compare their patterns with that
+file. A place added here reaches them all, or fails their tests.
 
 Three places depend on what is on disk or in the workspace, which no glob can say: a ``plugin.json`` at a checked
 root or in a directory a ``marketplace.json`` entry points to, ``hooks/hooks.json`` beside a plugin's manifest, and
@@ -301,24 +302,82 @@ def render() -> str:
     return json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
 
 
+JETBRAINS_TEMPLATE = GENERATED.parent / "jetbrains" / "template.json"
+"""The LSP4IJ template's descriptor, generated beside the template's hand-written settings files."""
+
+JETBRAINS_SERVER_URL = "https://github.com/clarvis-lsp/clarvis-lsp/tree/main/editors/jetbrains"
+
+
+def jetbrains_file_name_patterns() -> dict[str, list[str]]:
+    """The editor patterns' file names by language, in ``editor_patterns`` order: LSP4IJ matches a file name
+    pattern against the file's name alone, never its directories, so a JetBrains IDE sends every file of those
+    names (every ``settings.json``, every ``*.md``) and the server answers nothing for the ones it does not
+    check."""
+    names: dict[str, list[str]] = {}
+    for pattern in editor_patterns():
+        language = names.setdefault(LANGUAGE[pattern.kind], [])
+        if pattern.name not in language:
+            language.append(pattern.name)
+    return names
+
+
+def jetbrains_template() -> dict[str, object]:
+    """The contents of ``editors/jetbrains/template.json``: a user-defined language server template of the LSP4IJ
+    plugin (``id``, ``name``, ``url``, ``programArgs`` by OS, ``fileTypeMappings``). Its mappings give patterns
+    and a ``languageId`` only: a ``fileType`` ``name`` would start the server for every file of that type."""
+    return {
+        "$comment": (
+            "Generated from clarvis_lsp/knowledge/files.py by `python -m clarvis_lsp.knowledge.files --write`; do "
+            "not edit. An LSP4IJ user-defined language server template: import this folder in the New Language "
+            "Server dialog (README.md)."
+        ),
+        "id": "clarvis-lsp",
+        "name": "clarvis-lsp",
+        "url": JETBRAINS_SERVER_URL,
+        "programArgs": {"default": "clarvis-lsp --stdio"},
+        "fileTypeMappings": [
+            {"fileType": {"patterns": patterns}, "languageId": language}
+            for language, patterns in jetbrains_file_name_patterns().items()
+        ],
+    }
+
+
+def render_jetbrains_template() -> str:
+    return json.dumps(jetbrains_template(), indent=2, ensure_ascii=False) + "\n"
+
+
+def generated_files() -> dict[Path, str]:
+    """Every file generated from this table, with its contents now."""
+    return {GENERATED: render(), JETBRAINS_TEMPLATE: render_jetbrains_template()}
+
+
+def _current(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m clarvis_lsp.knowledge.files",
-        description="Print the file patterns editors read, or write them to editors/file-patterns.json.",
+        description=(
+            "Print the file patterns editors read, or write them to editors/file-patterns.json and the JetBrains "
+            "template (editors/jetbrains/template.json)."
+        ),
     )
-    parser.add_argument("--write", action="store_true", help=f"write {GENERATED.name} in the checkout")
-    parser.add_argument("--check", action="store_true", help=f"exit 1 when {GENERATED.name} is out of date")
+    parser.add_argument("--write", action="store_true", help="write the generated files in the checkout")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a generated file is out of date")
     args = parser.parse_args(argv)
-    text = render()
+    files = generated_files()
     if args.write:
-        GENERATED.write_text(text, encoding="utf-8")
+        for path, text in files.items():
+            path.write_text(text, encoding="utf-8")
     elif args.check:
-        current = GENERATED.read_text(encoding="utf-8") if GENERATED.exists() else ""
-        if current != text:
-            print(f"{GENERATED} is out of date: run python -m clarvis_lsp.knowledge.files --write", file=sys.stderr)
+        stale = [path for path, text in files.items() if _current(path) != text]
+        for path in stale:
+            print(f"{path} is out of date: run python -m clarvis_lsp.knowledge.files --write", file=sys.stderr)
+        if stale:
             return 1
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(files[GENERATED])
     return 0
 
 
