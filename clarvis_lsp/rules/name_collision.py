@@ -77,8 +77,11 @@ TRUST_NOTE = (
 )
 
 
-def check_name_collisions(context: JsonFileContext, *, include_user: bool, read_text: ReadText) -> list[Diagnostic]:
-    """Both codes over the trusted configuration, each finding flagged when it needs the workspace trusted."""
+def check_name_collisions(
+    context: JsonFileContext, *, include_user: bool, read_text: ReadText, trusted: bool = False
+) -> list[Diagnostic]:
+    """Both codes over the trusted configuration, each finding flagged when it needs the workspace trusted (never
+    when it is: ``trusted``, the workspace approved with ``--trusted`` or ``clarvis.trustWorkspace``)."""
     personal = _settings_file("personal", layout.settings_file(context.home), read_text) if include_user else None
     workspace = _settings_file("workspace", layout.settings_file(context.workspace_dir), read_text)
     if personal is not None and workspace is not None and personal.path == workspace.path:
@@ -95,7 +98,7 @@ def check_name_collisions(context: JsonFileContext, *, include_user: bool, read_
     diagnostics: list[Diagnostic] = []
     held = set(servers(untrusted_active, False))
     for collision in collisions(servers(trusted_active, True), tools=True):
-        diagnostics.append(_server_finding(collision, pending(collision, held)))
+        diagnostics.append(_server_finding(collision, not trusted and pending(collision, held)))
     agents = effective_agents(context.agents, trusted_active, trusted=True)
     held = set(effective_agents(context.agents, untrusted_active, trusted=False))
     first_lines: dict[Path, Range] = {}
@@ -106,7 +109,7 @@ def check_name_collisions(context: JsonFileContext, *, include_user: bool, read_
         return first_lines[path]
 
     for collision in collisions(agents, tools=False):
-        diagnostics.append(_agent_finding(collision, pending(collision, held), first_line))
+        diagnostics.append(_agent_finding(collision, not trusted and pending(collision, held), first_line))
     return diagnostics
 
 

@@ -649,7 +649,10 @@ class WorkspaceEngine:
             "name-collision",
             settings,
             lambda: check_name_collisions(
-                self.json_context(settings), include_user=self.config.include_user, read_text=self.read_text
+                self.json_context(settings),
+                include_user=self.config.include_user,
+                read_text=self.read_text,
+                trusted=self.trusted,
             ),
         )
 

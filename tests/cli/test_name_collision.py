@@ -256,7 +256,9 @@ def test_check_counts_the_trusted_configuration_and_says_what_waits_for_trust(tm
     assert set(found) == {(WORKSPACE, 4, 5), (PLUGIN, 4, 5)}
     # Both need trust: the workspace's own server, and plugin p, which only the workspace enables.
     assert all("/workspace-trust" in item["message"] for item in found.values())
-    assert found == {where(item)[:3]: item for item in check(tmp_path, extra=("--trusted",))}
+    trusted = {where(item)[:3]: item for item in check(tmp_path, extra=("--trusted",))}
+    assert set(trusted) == set(found)  # the same findings, approved: nothing of them waits for trust
+    assert not any("/workspace-trust" in item["message"] for item in trusted.values())
     # Enabled by the personal settings too, the plugin's collision no longer waits for trust.
     write(tmp_path, {PERSONAL: servers({"lint": {"command": "lint-mcp"}}, enabledPlugins=["p"])})
     found = {where(item)[:3]: item for item in check(tmp_path)}
@@ -342,3 +344,23 @@ def test_the_bundled_examples_have_no_collision_and_still_fail() -> None:
     )
     assert result.returncode == 1
     assert "name-collision" not in result.stdout
+
+
+def test_a_trusted_check_does_not_say_the_collision_waits_for_approval(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            PERSONAL: servers({"github": {"command": "gh-personal"}}),
+            WORKSPACE: servers({"GitHub": {"command": "gh-a"}}),
+        },
+    )
+    [untrusted] = check(tmp_path)
+    assert "/workspace-trust" in untrusted["message"]
+    [trusted] = check(tmp_path, extra=("--trusted",))
+    assert where(trusted) == where(untrusted)
+    assert "/workspace-trust" not in trusted["message"]
+    assert trusted["message"] == untrusted["message"].replace(
+        " The collision arises once the workspace is approved with /workspace-trust; until then the workspace's "
+        "part is held back.",
+        "",
+    )
