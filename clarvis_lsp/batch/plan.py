@@ -116,8 +116,9 @@ class Plan:
                     target.absolute, home=request.home, exclude=excludes, markers=markers, reader=self.listings
                 )
                 directories += [path for path in found if path not in (target.absolute, top)]
+            nearest = _nearest_nested(directories)
             for directory in directories:
-                below = frozenset(path for path in directories if path != directory and directory in path.parents)
+                below = nearest.get(directory, frozenset())
                 outer = top_excludes.below(_relative(directory, top)) if directory != top else None
                 engine = self._engine_for(directory, outer, ceiling)
                 self.nested[engine] = self.nested.get(engine, frozenset()) | below
@@ -220,6 +221,22 @@ def lookup_ceiling(path: Path, cwd: Path) -> Path:
     if path == cwd or cwd in path.parents:
         return cwd
     return path if path.is_dir() else path.parent
+
+
+def _nearest_nested(directories: list[Path]) -> dict[Path, frozenset[Path]]:
+    """Each workspace's nearest nested workspaces: the ones with no other workspace between. A file under a deeper
+    one lies under one of these too, so they are all a walk needs to skip. Linear in the number of workspaces
+    (each is pushed and popped once, in depth-first order); asking every pair with ``path.parents`` made a chain
+    of 1,000 nested workspaces take minutes."""
+    nested: dict[Path, set[Path]] = {}
+    open_: list[Path] = []  # the workspaces that hold the current one, outermost first
+    for directory in sorted(set(directories), key=lambda path: path.parts):
+        while open_ and not _under(directory, open_[-1]):
+            open_.pop()
+        if open_:
+            nested.setdefault(open_[-1], set()).add(directory)
+        open_.append(directory)
+    return {directory: frozenset(below) for directory, below in nested.items()}
 
 
 def _under(path: Path, directory: Path) -> bool:

@@ -31,16 +31,22 @@ PLUGIN_HOOKS_FILE = Path(HOOKS_DIR) / HOOKS_FILE
 """A plugin's hooks file, relative to the plugin directory; read only when plugin.json declares no ``hooks``."""
 
 
+def _as_path(base: Path | str) -> Path:
+    """``base`` as a ``Path``, never rebuilt from its parts: ``Path(path)`` reads every component again, which a
+    workspace 1,000 directories deep pays for each file it names."""
+    return base if isinstance(base, Path) else Path(base)
+
+
 def settings_file(base: Path | str) -> Path:
     """``<base>/.clarvis/settings.json``: the workspace settings, or the personal ones when ``base`` is the home."""
-    return Path(base) / CLARVIS_DIR / SETTINGS_FILE
+    return _as_path(base) / CLARVIS_DIR / SETTINGS_FILE
 
 
 def plugins_dir(base: Path | str) -> Path:
     """``<base>/.clarvis/plugins``, holding one ``<name>/`` directory per installed plugin."""
-    return Path(base) / CLARVIS_DIR / PLUGINS_DIR
+    return _as_path(base) / CLARVIS_DIR / PLUGINS_DIR
 
 
 def agents_dir(base: Path | str) -> Path:
     """``<base>/.clarvis/agents``, holding one ``<name>.md`` per agent."""
-    return Path(base) / CLARVIS_DIR / AGENTS_DIR
+    return _as_path(base) / CLARVIS_DIR / AGENTS_DIR

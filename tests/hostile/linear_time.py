@@ -70,12 +70,15 @@ def growth(work: Callable[[Any], object], build: Callable[[int], Any], start: in
     return Growth(size, size * FACTOR, seconds, _cpu_seconds(work, large))
 
 
-def assert_linear(work: Callable[[Any], object], build: Callable[[int], Any], start: int) -> Growth:
+def assert_linear(
+    work: Callable[[Any], object], build: Callable[[int], Any], start: int, *, limit: int = 1 << 20
+) -> Growth:
     """Fail unless the work grows less than ``RATIO`` times when its input grows ``FACTOR`` times, measured twice
-    if need be (super-linear work exceeds the budget every time; a burst of load on the machine, once)."""
-    measured = growth(work, build, start)
+    if need be (super-linear work exceeds the budget every time; a burst of load on the machine, once). ``limit``:
+    the largest calibrated ``n`` (a tree's depth is bounded by the longest path the system accepts)."""
+    measured = growth(work, build, start, limit=limit)
     if measured.ratio >= RATIO:
-        again = growth(work, build, start)
+        again = growth(work, build, start, limit=limit)
         measured = min(measured, again, key=lambda growth: growth.ratio)
     assert measured.ratio < RATIO, str(measured)
     return measured

@@ -6,6 +6,7 @@ the input that made it, or would make it, backtrack."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -164,3 +165,45 @@ def test_a_plugin_version_of_thousands_of_parts_is_checked(tmp_path: Path) -> No
     report = _check_json(tmp_path)
     codes = [item["code"] for item in report["diagnostics"] if item["path"].endswith("plugin.json")]
     assert codes and all(not code.startswith("internal/") for code in codes), codes
+
+
+def _deep_tree(base: Path, *, workspace_at_every_level: bool) -> Callable[[int], Path]:
+    """A chain of ``n`` nested directories (``d/d/…``), a skill in the top workspace and, when asked, a workspace
+    with a skill of its own at every level (a monorepo of nested packages, at its worst)."""
+
+    def build(n: int) -> Path:
+        root = base / f"{'every' if workspace_at_every_level else 'top'}-{n}"
+        if root.exists():
+            return root
+        root.mkdir()
+        (root / "home").mkdir()
+        directory = str(root)
+        for level in range(n + 1):  # one level at a time: mkdir(parents=True) recurses once per missing parent
+            if level == 0 or workspace_at_every_level:
+                skill = os.path.join(directory, ".clarvis", "skills", f"s{level}")
+                os.makedirs(skill)
+                with open(os.path.join(skill, "SKILL.md"), "w", encoding="utf-8") as file:
+                    file.write(f"---\nname: s{level}\ndescription: Level {level}.\n---\nBody.\n")
+            directory = os.path.join(directory, "d")
+            os.mkdir(directory)
+        return root
+
+    return build
+
+
+@pytest.mark.parametrize("every_level", [True, False], ids=["a-workspace-at-every-level", "one-workspace"])
+def test_a_deep_tree_is_checked_in_linear_time(tmp_path: Path, every_level: bool) -> None:
+    """``--check`` over nested directories: each workspace's nested ones were found by asking every pair of them,
+    and each path was rebuilt from its parts, so a chain of 1,000 nested workspaces took minutes."""
+    from clarvis_lsp.batch.plan import CheckRequest
+    from clarvis_lsp.batch.run import check_paths
+
+    def check(root: Path) -> int:
+        request = CheckRequest(paths=["."], cwd=root, home=root / "home", overrides={"includeUser": False}, jobs=1)
+        report = check_paths(request)
+        assert report.result.diagnostics == []
+        return report.result.files_checked
+
+    build = _deep_tree(tmp_path, workspace_at_every_level=every_level)
+    assert check(build(3)) == (4 if every_level else 1)
+    assert_linear(check, build, 8, limit=128)  # 8 × 128 levels of "d/": well within the longest path allowed
