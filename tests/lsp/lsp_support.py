@@ -63,6 +63,9 @@ class ClarvisClient(LanguageClient):
         server's first scan waits for that answer, so a test can hold the scan before its end."""
         self.progress_requests = 0
         self.effective_configuration_changes = 0
+        self.applied_edits: list[types.ApplyWorkspaceEditParams] = []
+        """Every ``workspace/applyEdit`` the server sent; the client applies each to the files on disk, as an
+        editor applies one to a file it has not opened."""
         self._arrived: asyncio.Event | None = None
         self._initial_configuration = copy.deepcopy(self._configuration)
         self._settings_changed = False
@@ -76,6 +79,7 @@ class ClarvisClient(LanguageClient):
                 types.WORKSPACE_SEMANTIC_TOKENS_REFRESH: _semantic_tokens_refresh,
                 types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
                 types.WINDOW_WORK_DONE_PROGRESS_CREATE: _create_progress,
+                types.WORKSPACE_APPLY_EDIT: _apply_edit,
                 EFFECTIVE_SKILLS_CHANGED: _effective_skills_changed,
                 EFFECTIVE_CONFIGURATION_CHANGED: _effective_configuration_changed,
             },
@@ -252,6 +256,44 @@ async def _create_progress(client: ClarvisClient, params: types.WorkDoneProgress
     if client.progress_gate is not None:
         await client.progress_gate.wait()
     create_work_done_progress(client, params)
+
+
+def _apply_edit(client: ClarvisClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+    """Apply a server's edit to the files on disk: each ``CreateFile`` (failing, as editors do, when the file
+    exists and neither ``overwrite`` nor ``ignoreIfExists`` is set), then each text edit."""
+    client.applied_edits.append(params)
+    edit = params.edit
+    changes: list[tuple[str, Sequence[Any]]] = list((edit.changes or {}).items())
+    for change in edit.document_changes or []:
+        if isinstance(change, types.CreateFile):
+            path = Path(uri_to_fs(change.uri))
+            if path.exists() and not (change.options and (change.options.overwrite or change.options.ignore_if_exists)):
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason=f"{path} exists")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+        elif isinstance(change, types.TextDocumentEdit):
+            changes.append((change.text_document.uri, change.edits))
+        else:
+            return types.ApplyWorkspaceEditResult(applied=False, failure_reason=f"not supported here: {change}")
+    for uri, edits in changes:
+        path = Path(uri_to_fs(uri))
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True) or [""]
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line))
+        for item in sorted(edits, key=lambda item: (item.range.start.line, item.range.start.character), reverse=True):
+            start = starts[item.range.start.line] + item.range.start.character  # the edits here are ASCII
+            end = starts[item.range.end.line] + item.range.end.character
+            text = text[:start] + item.new_text + text[end:]
+        path.write_text(text, encoding="utf-8")
+    return types.ApplyWorkspaceEditResult(applied=True)
+
+
+def uri_to_fs(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+
+    return unquote(urlparse(uri).path)
 
 
 def _code_lens_refresh(client: ClarvisClient, params: None) -> None:
