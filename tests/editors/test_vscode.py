@@ -11,6 +11,9 @@ checks what a user sees (``e2e/check.mjs``). The server that answers is the one 
   tree with a shadowed copy; the status bar; a settings change.
 - ``broken``: ``clarvis.server.path`` names a program that answers ``--version`` and then fails to start: one
   notification with its stderr line, "not running" in the status bar and in both views, no EPIPE in the output.
+- ``untrusted``: the folder opens in restricted mode with a ``.venv/bin/python3`` of its own first on PATH (as
+  when VS Code is started from a shell with the project's environment activated): the bundled server runs with the
+  plain ``python3`` past it, the output channel says the workspace's one was passed over, and it never ran.
 - ``effective``: the fixture of ``tests/cli/effective_fixture`` (its ``home/.clarvis`` is the user's): a shadowed
   copy opened right after start gets its "shadowed by" lens without being reopened; the "Effective
   Configuration" view shows the workspace untrusted with the trust preview, the workspace's MCP server ``search``
@@ -57,6 +60,7 @@ EXPECTED_GROUPS = {
     ),
     "broken": ("workbench", "server that cannot start"),
     "effective": ("workbench", "code lens right after start", "effective configuration"),
+    "untrusted": ("workbench", "restricted mode"),
 }
 
 pytestmark = pytest.mark.skipif(
@@ -134,6 +138,13 @@ def test_vscode_extension_end_to_end(tmp_path: Path) -> None:
     assert "cannot read /etc/clarvis/site.toml" in output, output[-2000:]
 
     run_vscode("effective", tmp_path, user_path, built)
+
+    untrusted = run_vscode("untrusted", tmp_path, user_path, built)
+    output = (untrusted["artifacts"] / "clarvis-output.log").read_text(encoding="utf-8", errors="replace")
+    assert ".venv/bin/python3 (the server bundled with the extension): it is inside the workspace" in output, output[
+        -3000:
+    ]
+    assert "the server bundled with the extension" in output.split("Using ", 1)[-1].splitlines()[0], output[-3000:]
 
     seconds = main["timings"]["openToDiagnosticsMs"] / 1000
     timings.append(("VS Code (opening a SKILL.md to its first squiggle)", seconds))

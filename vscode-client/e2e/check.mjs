@@ -1,7 +1,7 @@
 // What a user of the extension sees in VS Code (code-server in headless Chromium), on a copy of examples/.
 // Writes every check's outcome and time to E2E_RESULT; exit status 1 when one failed.
 /* global document, getComputedStyle -- the functions passed to page.waitForFunction and evaluate run in the page */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -264,6 +264,8 @@ try {
     await brokenServer();
   } else if (mode === 'effective') {
     await effectiveConfiguration();
+  } else if (mode === 'untrusted') {
+    await untrustedWorkspace();
   } else {
     await mainChecks();
   }
@@ -273,6 +275,38 @@ try {
   writeFileSync(resultFile, `${JSON.stringify({ ok, mode, totalMs: since(), timings, checks }, null, 2)}\n`);
   log(ok ? 'all checks passed' : 'some checks failed');
   process.exitCode = ok ? 0 : 1;
+}
+
+/** A folder opened in restricted mode whose .venv/bin/python3 is first on PATH: it must never run. */
+async function untrustedWorkspace() {
+  const planted = process.env.E2E_PLANTED;
+  await group('restricted mode', [
+    [
+      'the folder is open in restricted mode',
+      async () => {
+        const item = page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first();
+        await item.waitFor({ timeout: 30_000 });
+        return (await item.innerText()).trim();
+      },
+    ],
+    [
+      `the bundled server runs all the same: a squiggle in ${PDF_TOOLS}`,
+      async () => {
+        await openFile(PDF_TOOLS);
+        await squiggleOnLine('user-invokable: false', 'warning', 60_000);
+        await page.locator('.statusbar-item', { hasText: /Clarvis: \d+ skills?/ }).first().waitFor({ timeout: 30_000 });
+        return 'diagnostics and the skill count shown';
+      },
+    ],
+    [
+      "the workspace's own python3 never ran",
+      async () => {
+        if (!planted) throw new Error('run.sh planted no interpreter');
+        if (existsSync(planted)) throw new Error(`it ran: ${readFileSync(planted, 'utf8').trim()}`);
+        return `no ${planted}`;
+      },
+    ],
+  ]);
 }
 
 /** clarvis.server.path names a program that answers --version, then exits at once with an error on stderr. */

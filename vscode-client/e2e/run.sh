@@ -94,13 +94,27 @@ sed -i '/"\$schema": /d' "$work/ws/.clarvis/settings.json"
 grep -q '"event": "PreToolUse"' "$work/ws/.clarvis/settings.json"
 printf '{\n  "name": "not-clarvis",\n  "broken": \n}\n' >"$work/ws/other.json"
 fi
+planted=
+if [ "$mode" = untrusted ]; then
+  # A cloned repository that carries its own interpreter, first on the PATH VS Code was started with (a shell
+  # with the project's virtual environment activated): it leaves a mark when run, and then runs the plain Python.
+  planted=$work/planted-python-ran
+  real_python=$(PATH=$user_path command -v python3)
+  mkdir -p "$work/ws/.venv/bin"
+  for name in python3 python; do
+    printf '#!/bin/sh\necho "$0 $*" >>%q\nexec %q "$@"\n' "$planted" "$real_python" >"$work/ws/.venv/bin/$name"
+    chmod +x "$work/ws/.venv/bin/$name"
+  done
+  user_path=$work/ws/.venv/bin:$user_path
+fi
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share
 # VS Code takes its extensions' environment from a login shell, as a user's would be: this PATH (with the
 # virtual environment's clarvis-lsp) is what the user's profile sets.
 printf 'export PATH=%q\n' "$user_path" >"$HOME/.profile"
 node -e '
   const settings = {
-    "security.workspace.trust.enabled": false,
+    "security.workspace.trust.enabled": process.argv[2] === "untrusted",
+    "security.workspace.trust.startupPrompt": "never",
     "workbench.startupEditor": "none",
     "workbench.secondarySideBar.defaultVisibility": "hidden",
     "workbench.tips.enabled": false,
@@ -138,13 +152,15 @@ log "installing $(basename "$vsix") into code-server"
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 start_ms=$(date +%s%3N)
+trust_flag=--disable-workspace-trust
+[ "$mode" = untrusted ] && trust_flag=  # the folder opens in restricted mode, as a freshly cloned one does
 setsid env -u PYTHONPATH -u VIRTUAL_ENV -u PYTHONHOME PATH="$user_path" "$node" "$CODE_SERVER" --user-data-dir "$work/data" --extensions-dir "$work/extensions" \
-  --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check --disable-workspace-trust \
+  --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check $trust_flag \
   >"$work/code-server.log" 2>&1 &
 server_pid=$!
 log "code-server on 127.0.0.1:$port (process group $server_pid)"
 
 status=0
-E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$work/ws" E2E_USER_SETTINGS="$work/data/User/settings.json" E2E_ARTIFACTS="$artifacts" E2E_RESULT="$result" \
+E2E_PLANTED="$planted" E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$work/ws" E2E_USER_SETTINGS="$work/data/User/settings.json" E2E_ARTIFACTS="$artifacts" E2E_RESULT="$result" \
   E2E_START_MS=$start_ms E2E_MODE=$mode timeout 420 node "$e2e/check.mjs" || status=$?
 exit $status

@@ -178,6 +178,8 @@ class Controller implements vscode.Disposable {
       vscode.commands.registerCommand('clarvis.why', (row?: { why?: string }) => this.why(row?.why)),
       vscode.commands.registerCommand(OPEN_PLACE, (place: Place) => openPlace(place)),
       vscode.commands.registerCommand('clarvis.install', () => this.install()),
+      // Once trusted, the workspace's own interpreter and server settings may be used: start again with them.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.server`)) {
           void this.restart(); // another command or other arguments: only a new process can use them

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -42,16 +42,25 @@ const PYTHON_EXTENSION = 'ms-python.python';
  *   extension's interpreter, `python3`, `python`, on Windows `py -3`), then `clarvis-lsp` on PATH;
  * - `fromEnvironment`: `clarvis-lsp` on PATH, `python -m clarvis_lsp` with the Python extension's interpreter,
  *   then the bundled server.
+ *
+ * In a workspace the user has not trusted, no program inside a workspace folder is started: a cloned repository
+ * may carry a `.venv/bin/python` (which the Python extension offers) or put one first on PATH. Such a candidate is
+ * passed over, and said so; a bare command is looked up on PATH past the workspace folders, and the probe runs
+ * from the home directory, never from the workspace (on Windows a program in the current directory would win).
  */
 export async function findServer(extensionPath: string, resource: vscode.Uri | undefined): Promise<Lookup> {
   const config = vscode.workspace.getConfiguration('clarvis.server', resource);
   const extraArgs = config.get<string[]>('args', []);
   const settingPath = config.get<string>('path', '').trim().replace(/^~(?=$|[\\/])/, homedir());
   const strategy = config.get<ImportStrategy>('importStrategy', 'useBundled');
-  const cwd = resource?.scheme === 'file' ? resource.fsPath : homedir();
+  const trusted = vscode.workspace.isTrusted;
+  const folders = trusted ? [] : workspaceFolderPaths();
+  const cwd = trusted && resource?.scheme === 'file' ? resource.fsPath : homedir();
   const env = { ...process.env };
   const skipped: string[] = [];
-  for await (const candidate of candidates(extensionPath, settingPath, strategy, resource, skipped)) {
+  for await (const found of candidates(extensionPath, settingPath, strategy, resource, skipped)) {
+    const candidate = trusted || settingPath ? found : outsideFolders(found, folders, env, skipped);
+    if (!candidate) continue;
     const launch = { ...candidate, args: [...candidate.args, ...extraArgs], cwd, env };
     const answer = await probe(launch);
     if (answer.ok) {
@@ -92,6 +101,77 @@ async function* candidates(
   if (strategy === 'useBundled') {
     yield onPath;
   }
+}
+
+/** The local folders of the workspace, as the file system spells them. */
+function workspaceFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => path.resolve(folder.uri.fsPath));
+}
+
+/** Whether `file` is inside one of `folders` (case folded where the file system ignores case). */
+export function isInside(file: string, folders: string[]): boolean {
+  const ignoresCase = process.platform === 'win32' || process.platform === 'darwin';
+  const fold = (text: string): string => (ignoresCase ? text.toLowerCase() : text);
+  const resolved = fold(path.resolve(file));
+  return folders.some((folder) => {
+    const base = fold(folder);
+    return resolved === base || resolved.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+  });
+}
+
+/**
+ * The candidate with its program outside `folders` (an untrusted workspace's), or undefined, said in `skipped`: a
+ * path is kept or passed over; a bare command becomes the first match on PATH that lies outside them.
+ */
+function outsideFolders(
+  candidate: Candidate,
+  folders: string[],
+  env: NodeJS.ProcessEnv,
+  skipped: string[],
+): Candidate | undefined {
+  const passOver = (program: string): void => {
+    skipped.push(
+      `${program} (${candidate.origin}): it is inside the workspace, which is not trusted, so it is not run ` +
+        '(trust the workspace to use it)',
+    );
+  };
+  if (path.isAbsolute(candidate.command) || candidate.command.includes('/') || candidate.command.includes('\\')) {
+    if (isInside(candidate.command, folders)) {
+      passOver(candidate.command);
+      return undefined;
+    }
+    return candidate;
+  }
+  for (const program of onPath(candidate.command, env)) {
+    if (!isInside(program, folders)) {
+      return { ...candidate, command: program };
+    }
+    passOver(program);
+  }
+  return candidate; // not on PATH at all: the probe says "not found"
+}
+
+/** Every executable file `command` names on PATH, in PATH's order (with PATHEXT's suffixes on Windows). */
+function onPath(command: string, env: NodeJS.ProcessEnv): string[] {
+  const suffixes = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  const found: string[] = [];
+  for (const entry of (env.PATH ?? '').split(path.delimiter)) {
+    if (!entry) continue; // an empty entry means the current directory: never searched here
+    for (const suffix of suffixes) {
+      const program = path.resolve(entry, command + suffix);
+      try {
+        if (statSync(program).isFile()) {
+          accessSync(program, constants.X_OK);
+          found.push(program);
+        }
+      } catch {
+        // not there, or not executable
+      }
+    }
+  }
+  return found;
 }
 
 /** The Pythons that may run the bundled server, each once: the Python extension's choice first. */
