@@ -8,7 +8,9 @@ checks what a user sees (``e2e/check.mjs``). The server that answers is the one 
   Problems row, not two, for ``"event": "PreToolUse"`` in ``.clarvis/settings.json``; the override code lenses;
   the server's folding arrow on a SKILL.md's frontmatter (it folds) and its semantic token on the skill's
   ``name`` (the Inspect widget's type ``function``, a colour other than a plain string's); the "Effective Skills"
-  tree with a shadowed copy; the status bar; a settings change.
+  tree with a shadowed copy; the status bar; a settings change; a folder made in ``.clarvis/skills`` from the
+  explorer gets a SKILL.md with its ``name`` (``workspace/didCreateFiles``, then ``workspace/applyEdit``), whose one
+  Problems row is its empty description.
 - ``broken``: ``clarvis.server.path`` names a program that answers ``--version`` and then fails to start: one
   notification with its stderr line, "not running" in the status bar and in both views, no EPIPE in the output.
 - ``untrusted``: the folder opens in restricted mode with a ``.venv/bin/python3`` of its own first on PATH (as
@@ -57,6 +59,7 @@ EXPECTED_GROUPS = {
         "editor features",
         "effective skills",
         "settings",
+        "new skill from the explorer",
     ),
     "broken": ("workbench", "server that cannot start"),
     "effective": ("workbench", "code lens right after start", "effective configuration"),

@@ -718,6 +718,60 @@ async function mainChecks() {
       },
     ],
   ]);
+
+  await group('new skill from the explorer', [
+    [
+      'a folder made in .clarvis/skills gets a SKILL.md with its name',
+      async () => {
+        // Only the way to a skill open in the explorer's tree, the Effective Skills view folded away: the tree
+        // is a virtual list, only the rows in view exist.
+        await pane('Effective Skills').locator('.pane-header').click();
+        await openFile(PDF_TOOLS);
+        await command('Collapse Folders in Explorer');
+        await openFile(PDF_TOOLS);
+        await command('File: Reveal Active File in Explorer View');
+        // The skill root's own row: the last "skills" folder at depth 2 (.clarvis sorts after .agents, and a
+        // plugin's skills sit deeper).
+        const root = page
+          .locator('.explorer-folders-view .monaco-list-row[aria-level="2"]', {
+            has: page.locator('.label-name', { hasText: /^skills$/ }),
+          })
+          .last();
+        await root.click({ timeout: 15_000 });
+        await command('File: New Folder...');
+        const input = page.locator('.explorer-folders-view .monaco-inputbox input');
+        await input.waitFor({ timeout: 10_000 });
+        await input.fill('triage');
+        await page.keyboard.press('Enter');
+        const created = join(workspace, '.clarvis', 'skills', 'triage');
+        const until = Date.now() + 30_000;
+        while (!existsSync(join(created, 'SKILL.md'))) {
+          if (Date.now() > until) {
+            throw new Error(`no SKILL.md in ${created} (the folder ${existsSync(created) ? 'exists' : 'was not made'})`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        await openFile('.clarvis/skills/triage/SKILL.md');
+        await editorShows('name: triage', 15_000);
+        await screenshot('new-skill');
+        return (await editorText()).split('\n').slice(0, 4).join(' | ');
+      },
+    ],
+    [
+      'its empty description is the one thing reported',
+      async () => {
+        const until = Date.now() + 30_000;
+        let rows = await problemsOf('**/triage/SKILL.md');
+        while (!(rows.length === 1 && rows[0].includes('skill/missing-description')) && Date.now() < until) {
+          rows = await problemsOf('**/triage/SKILL.md');
+        }
+        if (rows.length !== 1 || !rows[0].includes('skill/missing-description')) {
+          throw new Error(`the new SKILL.md shows: ${rows.join(' | ') || 'nothing'}`);
+        }
+        return rows[0];
+      },
+    ],
+  ]);
 }
 
 /** Wait until the settings file holds `key: value` (the Settings editor writes it a moment after the click). */
