@@ -128,6 +128,7 @@ class ProjectConfig:
     rules: dict[str, RuleSetting] = field(default_factory=dict)
     settings: SettingsOptions = field(default_factory=SettingsOptions)
     exclude: list[str] = field(default_factory=list)
+    max_file_size_mb: float = 10  # a larger file is reported as too large, never read in part
 
     def severity_for(self, code: str, default: Severity) -> Severity | None:
         """The severity to report ``code`` at, or None when it is off; an exact code beats ``family/*``."""
@@ -152,6 +153,7 @@ def _config_of(model: validation.ProjectConfig) -> ProjectConfig:
         rules=dict(model.rules),
         settings=SettingsOptions(extra_fields=list(model.settings.extra_fields)),
         exclude=list(model.exclude),
+        max_file_size_mb=model.max_file_size_mb,
     )
 
 
@@ -181,6 +183,7 @@ def as_options(config: ProjectConfig) -> dict[str, object]:
         "rules": dict(config.rules),
         "settings": {"extraFields": list(config.settings.extra_fields)},
         "exclude": list(config.exclude),
+        "maxFileSizeMB": config.max_file_size_mb,
     }
 
 

@@ -132,6 +132,7 @@ class ProjectConfig(_Model):
     rules: dict[RuleCode, RuleSetting] = Field(default_factory=dict)
     settings: SettingsOptions = Field(default_factory=SettingsOptions)
     exclude: list[str] = Field(default_factory=list)
+    max_file_size_mb: float = Field(default=10, alias="maxFileSizeMB", gt=0, le=4096)
 
 
 def validate(data: Mapping[str, object]) -> ProjectConfig:

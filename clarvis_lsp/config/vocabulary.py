@@ -52,6 +52,7 @@ FIELD_ALIASES: dict[str, str] = {
     "rules": "rules",
     "settings": "settings",
     "exclude": "exclude",
+    "max_file_size_mb": "maxFileSizeMB",
 }
 SETTINGS_ALIASES: dict[str, str] = {"extra_fields": "extraFields"}
 

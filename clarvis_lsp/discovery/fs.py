@@ -18,6 +18,11 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 SYMLINK_REFUSED = "is a symlink and follow_symlinks is off"
 
 
+MEGABYTE = 1024 * 1024
+OVER_THE_LIMIT = "over the size limit of the files Clarvis checks (maxFileSizeMB): not checked"
+"""The end of the reason a file over ``read_regular_file``'s limit gives."""
+
+
 def read_regular_file(
     path: str, follow_symlinks: bool, limit: int | None = None, *, within: str | None = None
 ) -> tuple[bytes | None, str]:
@@ -27,7 +32,8 @@ def read_regular_file(
     regular file); with ``follow_symlinks`` false, ``O_NOFOLLOW`` refuses a symlink even if one was swapped in
     after the directory was listed. ``O_NOFOLLOW`` guards the last component only: ``within`` (a workspace or
     home directory) makes every directory between it and ``path`` checked too, so a symlinked ``.clarvis`` does
-    not lead the read elsewhere. ``limit``: read at most that many bytes.
+    not lead the read elsewhere. ``limit``: a file larger than that many bytes is not read (its first part would
+    read as a broken file), and the reason says how large it is (``OVER_THE_LIMIT``).
     """
     if not follow_symlinks and within is not None:
         linked = symlinked_component(path, within)
@@ -48,6 +54,8 @@ def read_regular_file(
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None, f"{path} is not a regular file"
+        if limit is not None and info.st_size > limit:
+            return None, f"{path} is {info.st_size / MEGABYTE:,.1f} MB, {OVER_THE_LIMIT}"
         chunks: list[bytes] = []
         size = max(info.st_size, 0) + 1
         remaining = limit

@@ -30,7 +30,15 @@ from clarvis_lsp.discovery import (
     scan_plugins,
     workspace_roots,
 )
-from clarvis_lsp.discovery.fs import SYMLINK_REFUSED, is_symlink, is_within, read_regular_file, symlinked_component
+from clarvis_lsp.discovery.fs import (
+    MEGABYTE,
+    OVER_THE_LIMIT,
+    SYMLINK_REFUSED,
+    is_symlink,
+    is_within,
+    read_regular_file,
+    symlinked_component,
+)
 from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
 from clarvis_lsp.discovery.owner import PluginOwner, directories_within, plugin_owner
 from clarvis_lsp.discovery.scan import ScanProgress
@@ -62,7 +70,7 @@ from clarvis_lsp.workspace.plugin_files import holds_manifest, named_hooks_file,
 if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
 
-MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # read at most this much of one file; a 10 MB file is still checked
+MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # the default limit (maxFileSizeMB = 10); a 10 MB file is still checked
 
 
 @dataclass(eq=False)
@@ -356,7 +364,8 @@ class WorkspaceEngine:
             self.unreadable[path] = f"{link} {SYMLINK_REFUSED}"
             return None
         # Never a blocking read: a FIFO, socket or device under a recognised name is refused, not waited on.
-        data, why = read_regular_file(str(path), self.config.follow_symlinks, MAX_FILE_BYTES, within=within)
+        limit = int(self.config.max_file_size_mb * MEGABYTE) + 1024  # the slack keeps a 10 MB file checked
+        data, why = read_regular_file(str(path), self.config.follow_symlinks, limit, within=within)
         if data is None:
             self.unreadable[path] = why
             return None
@@ -406,7 +415,7 @@ class WorkspaceEngine:
                     Range(start, start),
                     UNREADABLE.severity,
                     UNREADABLE.code,
-                    f"{why}: fix it so Clarvis can read it.",
+                    f"{why}." if why.endswith(OVER_THE_LIMIT) else f"{why}: fix it so Clarvis can read it.",
                 )
             ]
         return found

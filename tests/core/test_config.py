@@ -264,7 +264,7 @@ def test_unreadable_config_path(tmp_path: Path) -> None:
             "colour",
             0,
             'Unknown key "colour" in .clarvis-lsp.toml: remove it (known keys: preset, roots, strict, '
-            "followSymlinks, includeUser, rules, settings, exclude).",
+            "followSymlinks, includeUser, rules, settings, exclude, maxFileSizeMB).",
         ),
         # rule codes: quoted keys in a [rules] table, dotted keys, inline tables
         (
