@@ -11,11 +11,15 @@ takes over, or that none is left. The will-delete answer itself changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 from lsprotocol import types
 
 from clarvis_lsp.editor import file_lifecycle
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.session import uri_to_path
+from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 OPTIONS = types.FileOperationRegistrationOptions(
     filters=[
@@ -32,12 +36,7 @@ OPTIONS = types.FileOperationRegistrationOptions(
 
 
 async def did_create_files(server: ClarvisServer, params: types.CreateFilesParams) -> None:
-    for item in params.files:
-        path = uri_to_path(item.uri)
-        if path is None:
-            continue
-        engine = server.session.engine_for(path)
-        await server.session.scanned(engine)
+    async for path, engine in _scanned(server, [item.uri for item in params.files]):
         fill = file_lifecycle.new_skill(engine, path)
         edit = _fill_edit(server, fill) if fill is not None else None
         if edit is not None and fill is not None:
@@ -52,15 +51,22 @@ async def did_create_files(server: ClarvisServer, params: types.CreateFilesParam
 
 async def will_delete_files(server: ClarvisServer, params: types.DeleteFilesParams) -> None:
     notices: list[str] = []
-    for item in params.files:
-        path = uri_to_path(item.uri)
+    async for path, engine in _scanned(server, [item.uri for item in params.files]):
+        notices += file_lifecycle.deletion_notices(engine, path)
+    if notices:
+        server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=" ".join(notices)))
+
+
+async def _scanned(server: ClarvisServer, uris: list[str]) -> AsyncIterator[tuple[Path, WorkspaceEngine]]:
+    """Each local file of ``uris`` with its workspace's engine, once that workspace's first scan has ended (the
+    answers read which copy of a skill wins)."""
+    for uri in uris:
+        path = uri_to_path(uri)
         if path is None:
             continue
         engine = server.session.engine_for(path)
         await server.session.scanned(engine)
-        notices += file_lifecycle.deletion_notices(engine, path)
-    if notices:
-        server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=" ".join(notices)))
+        yield path, engine
 
 
 def _fill_edit(server: ClarvisServer, fill: file_lifecycle.NewSkill) -> types.WorkspaceEdit | None:
