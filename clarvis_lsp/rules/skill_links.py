@@ -237,8 +237,7 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
     target = _unescaped(inner) if "\\" in inner or "&" in inner else inner
     if not target or target.startswith(("#", "/", "\\", "//")) or _SCHEME.match(target):
         return target, None
-    path = target.partition("#")[0].partition("?")[0]
-    path = unquote(path) if "%" in path else path
+    path = _file_part(target)
     if not path:
         return target, None
     if path.startswith(PLUGIN_ROOT_PLACEHOLDER + "/"):
@@ -249,6 +248,12 @@ def _resolve(written: str, directory: str) -> tuple[str, str | None]:
     if not path or _PLACEHOLDER.search(path):
         return target, None  # known only when the skill runs
     return target, os.path.normpath(os.path.join(directory, path))
+
+
+def _file_part(target: str) -> str:
+    """The file a decoded destination names: without its fragment and query, percent-encoding undone."""
+    path = target.partition("#")[0].partition("?")[0]
+    return unquote(path) if "%" in path else path
 
 
 def check_links(
@@ -369,7 +374,8 @@ def _root_relative(
     bracketed = written.startswith("<") and written.endswith(">")
     inner = written[1:-1] if bracketed else written
     raw_path, suffix = _split_suffix(inner)
-    path = unquote(target.partition("#")[0].partition("?")[0]).lstrip("/")
+    file_part = _file_part(target)
+    path = file_part.lstrip("/")
     opening = (
         f'{kind} "{target}" starts with "/", a path from the root of a site or repository, which an installed '
         "skill does not carry"
@@ -394,7 +400,7 @@ def _root_relative(
             "the file into the skill directory and link to the copy.",
             destination,
         )
-    if lexists(os.path.normpath(target.partition("#")[0].partition("?")[0])):
+    if lexists(os.path.normpath(file_part)):
         return "", None  # a file of this machine (`/etc/hosts`): an absolute path, not checked
     where = " or ".join(
         name
