@@ -63,6 +63,7 @@ from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
 from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.rules.skill import SkillContext
+from clarvis_lsp.workspace.cross import CrossFindings
 from clarvis_lsp.workspace.discovered import Discovered, DiscoveryContext
 from clarvis_lsp.workspace.marketplaces import marketplace_sources
 from clarvis_lsp.workspace.plugin_files import holds_manifest, named_hooks_file, relative_to, walked_hooks_file
@@ -97,7 +98,7 @@ class WorkspaceEngine:
     """How directories are listed and files found (``discovery.io``): the operating system, or a headless run's
     shared listings."""
     _discovered: Discovered | None = None
-    _cross: dict[Path, list[Diagnostic]] | None = None
+    _cross: CrossFindings | None = None
     _marketplace_plugins: frozenset[Path] | None = field(default=None, repr=False)
     _manifest_hooks: dict[Path, Path | None] = field(default_factory=dict, repr=False)
     _plugins_read: list[PluginInfo] | None = field(default=None, repr=False)  # see ``_installed_plugins``
@@ -526,14 +527,16 @@ class WorkspaceEngine:
             found = collect_isolated(
                 "discovery", self.directory, lambda: check_discovery(registry, strict=self.config.strict)
             )
-            found.extend(manifest_findings(self.discovered.context_warnings))
-            found.extend(self._run_limit_findings())
-            found.extend(self._collision_findings())
-            by_path: dict[Path, list[Diagnostic]] = {}
-            for diagnostic in found:
-                by_path.setdefault(diagnostic.path, []).append(diagnostic)
-            self._cross = by_path
-        return self._cross
+            self._cross = CrossFindings.of(found, self._context_findings())
+        return self._cross.files
+
+    def _context_findings(self) -> list[Diagnostic]:
+        """The cross-file findings the settings, plugins and agents decide (``CrossFindings.context``)."""
+        return [
+            *manifest_findings(self.discovered.context_warnings),
+            *self._run_limit_findings(),
+            *self._collision_findings(),
+        ]
 
     def update(self, changed: Iterable[Path]) -> set[Path]:
         """Bring discovery up to date after ``changed`` changed (on disk or in the overlay).
@@ -568,18 +571,12 @@ class WorkspaceEngine:
         affected = {path for name in names for path in paths_of_name(registry, name)}
         affected |= {path for name in names for path in paths_of_name(refreshed, name)}
         self._discovered.registry = refreshed
-        cross = self.cross_by_path()
-        for path in affected | paths:
-            kept = [item for item in cross.get(path, []) if not item.code.startswith("discovery/")]
-            if kept:
-                cross[path] = kept
-            else:
-                cross.pop(path, None)
+        self.cross_by_path()
+        assert self._cross is not None
         rechecked = collect_isolated(
             "discovery", self.directory, lambda: check_discovery(refreshed, strict=self.config.strict, names=names)
         )
-        for diagnostic in rechecked:
-            cross.setdefault(diagnostic.path, []).append(diagnostic)
+        self._cross.replace_discovery(affected | paths, rechecked)
         return affected | paths
 
     def _update_context(self, paths: set[Path]) -> set[Path]:
@@ -587,31 +584,17 @@ class WorkspaceEngine:
         plugins, the enabled plugins and the agents again, keep every skill root's scan that is still configured,
         and recompute the cross-file findings (the discovery findings only when the roots changed). Returns the
         edited files and those whose cross-file findings changed."""
-        from clarvis_lsp.rules.hook_run_limit import RUN_LIMIT  # an editor's path: the module is likely loaded
-        from clarvis_lsp.rules.name_collision import AGENT_NAME_COLLISION, MCP_NAME_COLLISION
-
-        recomputed = {RUN_LIMIT.code, MCP_NAME_COLLISION.code, AGENT_NAME_COLLISION.code}
-
         before = self._discovered
         assert before is not None
-        old_cross = self.cross_by_path()
+        old_cross = self.cross_by_path()  # computed now, over the discovery before the edit
         skill_dirs = {path for path in paths if path.suffix != ".json" and path.name != "plugin.json"}
         registry = before.registry.refresh(skill_dirs, self.overlay) if skill_dirs else before.registry
         self._discovered = self.discover(reuse=registry)
-        same_skills = self._discovered.registry is before.registry
-        stale = manifest_findings(before.context_warnings)
-        kept = {
-            path: [item for item in found if item.code not in recomputed and item not in stale]
-            for path, found in old_cross.items()
-        }
-        self._cross = None
-        if same_skills:
-            cross = {path: found for path, found in kept.items() if found}
-            for diagnostic in manifest_findings(self._discovered.context_warnings):
-                cross.setdefault(diagnostic.path, []).append(diagnostic)
-            for diagnostic in [*self._run_limit_findings(), *self._collision_findings()]:
-                cross.setdefault(diagnostic.path, []).append(diagnostic)
-            self._cross = cross
+        assert self._cross is not None
+        if self._discovered.registry is before.registry:
+            # The same skills: only the context's findings can change, on the few files they were or are on.
+            return paths | self._cross.replace_context(self._context_findings())
+        self._cross = None  # the roots changed: every file's discovery findings may have (``old_cross`` stays)
         new_cross = self.cross_by_path()
         changed = {path for path in old_cross.keys() | new_cross.keys() if old_cross.get(path) != new_cross.get(path)}
         return paths | changed
