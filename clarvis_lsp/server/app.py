@@ -1,7 +1,8 @@
 """The language server: LSP in, findings out. Every finding comes from ``WorkspaceEngine`` (the same engine as
-``--check``); the state it is computed over (buffers, versions, settings, engines and their first scans) is owned
-by the session (``server/session.py``). This module re-checks the files a change concerns and publishes the
-findings that changed, and tells the client what the session reports.
+``--check``); each workspace's state (its engine, first scan, published findings and pull state) is owned by its
+``Workspace`` (``clarvis_lsp.workspace.live``), and the buffers, settings and folders by the session
+(``server/session.py``). This module hands a workspace the changes the client reports and sends out the ``Delta``
+it answers, and tells the client what the session reports.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.findings import Diagnostic
-from clarvis_lsp.knowledge.layout import PLUGIN_MANIFEST
 from clarvis_lsp.server.convert import UTF16, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
-from clarvis_lsp.server.session import Session, uri_to_path
+from clarvis_lsp.server.session import Session
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.findings import file_findings
+from clarvis_lsp.workspace.live import Delta, Workspace
 
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
@@ -41,9 +42,7 @@ class ClarvisServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("clarvis-lsp", __version__, protocol_cls=ClarvisProtocol)
         self.session = Session(lambda: self.workspace, self)
-        self.published: dict[Path, list[Diagnostic]] = {}
         self.pull_diagnostics = False
-        self.config_findings: dict[Path, list[Diagnostic]] = {}
         self.pending: set[Path] = set()
         self._flush_scheduled = False
         self._refresh_pulls = False  # a pull client should pull again once the current check is published
@@ -114,73 +113,33 @@ class ClarvisServer(LanguageServer):
         return {path: [display.diagnostic(item) for item in items] for path, items in found.items()}
 
     def refresh(self, changed: Path) -> None:
-        """Re-check after ``changed`` changed: the file itself, and every file whose cross-file findings changed
-        (renaming one copy of a skill changes the shadowing findings of the others). A change to anything but a
-        SKILL.md (settings, plugins, agents) can change any open file's findings, so those are re-checked too."""
+        """Re-check after ``changed`` changed, in the workspace it belongs to, and send out what changed."""
         session = self.session
-        buffers = session.buffers
-        engine = session.engine_for(changed)
-        if not session.ready(engine):
+        workspace = session.workspace_for(changed)
+        display = session.shown_paths(workspace.engine).diagnostic
+        if not session.ready(workspace.engine):
             # The first scan is still running: publish what this file shows on its own now, the rest when it ends.
-            session.wait_for_scan(engine, changed)
-            if engine.kind_of(changed) is not None:
-                alone = self.findings_for(engine, [changed], alone=True)[changed]
-                self.publish(changed, alone, force=changed in buffers)
-            return
-        first_scan = not engine.is_discovered
-        try:
-            name_before = None if first_scan else engine.discovered.registry.declared_name(changed)
-            with paused_collector():
-                affected = engine.update([changed])
-                if first_scan:
-                    engine.cross_by_path()  # the workspace's cross-file findings, built while the collector waits
-            name_after = engine.discovered.registry.declared_name(changed)
-        except StartupError as error:
-            self.show_error(str(error))
-            return
-        # Which copy wins can change with a rename, a new or deleted skill, or settings and plugins.
-        skills_changed = first_scan or changed.name != "SKILL.md" or name_before != name_after
-        if changed.name != "SKILL.md":
-            affected |= {path for path in [*buffers, *self.published] if session.engine_for(path) is engine}
-        visible = {path for path in affected if path in buffers or path in self.published}
-        visible |= set(engine.cross_by_path()) & affected
-        visible.add(changed)
-        if changed.name == PLUGIN_MANIFEST:
-            visible |= self._opened_hooks_files(engine)
-        results = self.findings_for(engine, {path for path in visible if engine.kind_of(path) is not None})
-        for path in visible - results.keys():
-            if path in self.published:  # no longer a Clarvis file (a manifest stopped naming it): cleared
-                self.publish(path, [])
-        for path, diagnostics in results.items():
-            # The edited buffer always gets a publish: it tells the client its new version was checked.
-            is_edited = path == changed and path in buffers
-            if self.publish(path, diagnostics, force=is_edited) and path != changed:
-                self._refresh_pulls = True  # another file's findings changed: a pull client must ask again
-        if first_scan:
-            self._refresh_pulls = True  # the cross-file findings of every file are known now
+            self.send(workspace, workspace.apply_alone(changed, display))
+        else:
+            with paused_collector():  # a context edit rebuilds the cross-file findings: the collector waits
+                delta = workspace.apply(changed, display, lambda: session.newly_checked(workspace))
+            self.send(workspace, delta)
+
+    def send(self, workspace: Workspace, delta: Delta) -> None:
+        """Tell the client what ``delta`` changed in ``workspace``: the findings, then what to ask again for."""
+        for message in delta.errors:
+            self.show_error(message)
+        for path, findings in delta.findings.items():
+            self.push(path, findings)
+        if delta.others_changed:
+            self._refresh_pulls = True
         if not self.pending:  # one refresh for a batch of changes (the last of a flush sends it)
             self.request_pull_refresh()
-        if skills_changed:
+        if delta.skills_changed:
             self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
-            self.protocol.notify(EFFECTIVE_CONFIGURATION_CHANGED, {"uri": engine.directory.as_uri()})
-        if skills_changed or any(path != changed and path in buffers for path in affected):
-            # An open copy's "overrides"/"shadowed by" lens may have changed, and with it the hints; a file that
-            # appeared or went away on disk may be a link target.
-            self.request_editor_refresh(tokens=changed not in buffers)
-
-    def _opened_hooks_files(self, engine: WorkspaceEngine) -> set[Path]:
-        """The open documents of ``engine``'s workspace that were no Clarvis file when opened and are one now: a
-        plugin.json that names a file as its hooks document makes it one, whatever its name (SPEC §3.5)."""
-        found: set[Path] = set()
-        session = self.session
-        for uri in list(self.workspace.text_documents):
-            path = uri_to_path(uri)
-            if path is None or path in session.buffers or session.engine_for(path) is not engine:
-                continue
-            if engine.kind_of(path) is not None:
-                session.buffers.open(path, uri)
-                found.add(path)
-        return found
+            self.protocol.notify(EFFECTIVE_CONFIGURATION_CHANGED, {"uri": workspace.directory.as_uri()})
+        if delta.editor_refresh:
+            self.request_editor_refresh(tokens=delta.tokens)
 
     # -- what the session reports (``SessionClient``) -------------------------------------------------------------
 
@@ -190,24 +149,17 @@ class ClarvisServer(LanguageServer):
     def log_error(self, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
-    def config_file_checked(self, path: Path, findings: list[Diagnostic]) -> None:
+    def config_file_checked(self, workspace: Workspace, path: Path, findings: list[Diagnostic]) -> None:
         """A configuration file's ``config/invalid`` findings are published on it (and cleared once it loads)."""
-        if findings or path in self.published:
-            self.config_findings[path] = findings
-            self.publish(path, findings)
+        if findings or path in workspace.published:
+            workspace.config_findings[path] = findings
+            self.publish(workspace, path, findings)
 
-    def scan_ended(self, engine: WorkspaceEngine, waiting: set[Path]) -> None:
-        """Bring the scan up to the edits made while it ran, then publish the full findings of every file that
-        was checked meanwhile, and tell the client the winners and lenses are known."""
-        edited = {path for path in waiting if path in self.session.buffers or path in self.published}
-        if edited:
-            engine.update(edited)
-        for path in sorted(waiting):
-            self.refresh(path)
-        self._refresh_pulls = True
-        self.request_pull_refresh()
-        self.protocol.notify(EFFECTIVE_SKILLS_CHANGED, {})
-        self.request_editor_refresh(tokens=False)
+    def scan_ended(self, workspace: Workspace) -> None:
+        """Publish the full findings of every file checked on its own while the first scan ran, and tell the
+        client the winners and lenses are known."""
+        display = self.session.shown_paths(workspace.engine).diagnostic
+        self.send(workspace, workspace.scan_ended(display, lambda: self.session.newly_checked(workspace)))
 
     async def begin_progress(self, title: str) -> str | None:
         """A work-done progress token, begun, when the client shows progress; else None."""
@@ -260,23 +212,18 @@ class ClarvisServer(LanguageServer):
                     )
                 )
 
-    def publish(self, path: Path, diagnostics: list[Diagnostic], *, force: bool = False) -> bool:
-        """Publish ``path``'s findings if they changed (or ``force``); True when they changed. A pull client is
-        never pushed: it pulls its open documents (and the workspace's, when it pulls those), and gets
-        ``workspace/diagnostic/refresh`` when they change; a push for a file it never opened would put findings
-        in its list that no pull of it asked for, and that nothing would ever clear."""
-        previous = self.published.get(path)
-        if previous == diagnostics and not force:
-            return False
-        changed = previous != diagnostics and not (previous is None and not diagnostics)
-        if diagnostics:
-            self.published[path] = diagnostics
-        else:
-            self.published.pop(path, None)
-            if previous is None and not force:
-                return False
+    def publish(self, workspace: Workspace, path: Path, diagnostics: list[Diagnostic]) -> None:
+        """Publish ``path``'s findings, recorded by ``workspace``, if they changed."""
+        if workspace.record(path, diagnostics)[0]:
+            self.push(path, diagnostics)
+
+    def push(self, path: Path, diagnostics: list[Diagnostic]) -> None:
+        """Send ``path``'s findings to a push client. A pull client is never pushed: it pulls its open documents
+        (and the workspace's, when it pulls those), and gets ``workspace/diagnostic/refresh`` when they change; a
+        push for a file it never opened would put findings in its list that no pull of it asked for, and that
+        nothing would ever clear."""
         if self.pull_diagnostics:
-            return changed
+            return
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=path.as_uri(),
@@ -284,7 +231,6 @@ class ClarvisServer(LanguageServer):
                 diagnostics=[to_lsp_diagnostic(item, self.session.lines_of, self.encoding) for item in diagnostics],
             )
         )
-        return changed
 
     def request_code_lens_refresh(self) -> None:
         workspace = self.client_capabilities.workspace

@@ -1,5 +1,6 @@
-"""The server's state in one owner: the open buffers and their versions, the editor's settings, and one engine
-per workspace with its first scan.
+"""The server's world: the open buffers and their versions, the editor's settings and folders, and one
+``Workspace`` per workspace directory (``clarvis_lsp.workspace.live``: its engine, first scan, published findings
+and pull state, in one owner), with the first scans run off the event loop.
 
 **One copy of each open document, pygls's.** pygls keeps every document the client opens in its workspace
 (``TextDocument``: text, version, language id) whatever the server does with it. The server's protocol
@@ -13,14 +14,16 @@ instead and none in pygls would mean overriding pygls's ``didOpen`` and ``didClo
 pygls helper that reads documents (``workspace.get_text_document``) reading the disk. The test-only request
 ``clarvis/test/serverState`` (``features/sync.py``) shows that the text the features read is pygls's object.
 
-**Engines.** Every engine is built by ``_build_engine`` from ``config_for``: the project file layered under the
-editor's two settings layers with ``clarvis_lsp.config.project``, as ``--check`` layers its options. An engine
-reads the buffers as its ``overlay`` (live; its first scan copies them for the worker thread). Configuration
-changes replace only the engines whose configuration changed.
+**Workspaces.** The nearest workspace of a path is looked up once and kept until a watched file is created or
+deleted (a new ``.clarvis/`` makes a nearer one) or the folders change: a keystroke never walks up the tree.
+Every engine is built by ``_build_engine`` from ``config_for``: the project file layered under the editor's two
+settings layers with ``clarvis_lsp.config.project``, as ``--check`` layers its options. An engine reads the
+buffers as its ``overlay`` (live; its first scan copies them for the worker thread). Configuration changes
+replace only the engines whose configuration changed, inside the same ``Workspace``.
 
-**First scans** run in a worker thread; their state (running, waiting files, failed) is keyed by the engine
-object, weakly: an engine that was replaced or dropped takes its entries with it. Nothing is ``gc.freeze``-d: in a
-long-lived process every configuration change's objects would become permanent.
+**First scans** run in a worker thread; the running ones are keyed by the engine object, weakly: an engine that
+was replaced or dropped takes its entry with it. Nothing is ``gc.freeze``-d: in a long-lived process every
+configuration change's objects would become permanent.
 
 The session speaks to the client only through ``SessionClient`` (the server implements it).
 """
@@ -34,12 +37,13 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
-from pygls.workspace import TextDocument, Workspace
+from pygls.workspace import TextDocument
+from pygls.workspace import Workspace as DocumentStore
 
 from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.config.project import (
@@ -59,6 +63,8 @@ from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.server.convert import from_client_position
 from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
+from clarvis_lsp.workspace.live import Workspace as WorkspaceState
+from clarvis_lsp.workspace.live import within
 
 CONFIG_FILES = (".clarvis-lsp.toml", "pyproject.toml")
 
@@ -92,7 +98,7 @@ class Buffers(Mapping[Path, str]):
     """The open documents of the kinds the server checks, path → text, read from pygls's workspace (the one copy:
     see the module docstring). Only which paths are open buffers is kept here, with pygls's key for each."""
 
-    def __init__(self, workspace: Callable[[], Workspace]) -> None:
+    def __init__(self, workspace: Callable[[], DocumentStore]) -> None:
         self._workspace = workspace  # pygls makes its workspace at ``initialize``: looked up when read
         self._keys: dict[Path, str] = {}  # path → the key of its document in pygls's workspace
 
@@ -145,8 +151,8 @@ class SessionClient(Protocol):
 
     def log_error(self, message: str) -> None: ...
 
-    def config_file_checked(self, path: Path, findings: list[Diagnostic]) -> None:
-        """A project configuration file was loaded (again): its ``config/invalid`` findings, maybe none."""
+    def config_file_checked(self, workspace: WorkspaceState, path: Path, findings: list[Diagnostic]) -> None:
+        """A project configuration file of ``workspace`` was loaded (again): its ``config/invalid`` findings."""
 
     async def begin_progress(self, title: str) -> str | None: ...
 
@@ -154,8 +160,8 @@ class SessionClient(Protocol):
 
     def end_progress(self, token: str, message: str) -> None: ...
 
-    def scan_ended(self, engine: WorkspaceEngine, waiting: set[Path]) -> None:
-        """``engine``'s first scan ended: ``waiting`` are the files checked on their own meanwhile."""
+    def scan_ended(self, workspace: WorkspaceState) -> None:
+        """``workspace``'s first scan ended (its ``scan_waiting`` files were checked on their own meanwhile)."""
 
 
 class ScanSuperseded(Exception):
@@ -207,22 +213,20 @@ class EditorSettings:
 class Session:
     """The one owner of the server's buffers, versions, settings and engines (see the module docstring)."""
 
-    def __init__(self, workspace: Callable[[], Workspace], client: SessionClient) -> None:
+    def __init__(self, workspace: Callable[[], DocumentStore], client: SessionClient) -> None:
         self._workspace = workspace
         self._client = client
         self.buffers = Buffers(workspace)
         self.folders: list[Path] = []
         self.home = Path.home()
         self.settings = EditorSettings()
-        self.engines: dict[Path, WorkspaceEngine] = {}
-        # Keyed by the engine itself, weakly: an engine that was replaced or dropped takes its entries with it (keyed
-        # by ``id()``, a later engine that reused a freed id inherited a failed scan and never scanned at all).
+        self.workspaces: dict[Path, WorkspaceState] = {}
+        # Keyed by the engine itself, weakly: an engine that was replaced or dropped takes its entry with it (keyed
+        # by ``id()``, a later engine that reused a freed id inherited a scan and never scanned at all).
         self.scans: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
-        self.scan_waiting: weakref.WeakKeyDictionary[WorkspaceEngine, set[Path]] = weakref.WeakKeyDictionary()
-        self.scan_failed: weakref.WeakSet[WorkspaceEngine] = weakref.WeakSet()
-        # What features compute once per engine state (the effective configuration per trust setting), dropped
-        # with the engine.
-        self.models: weakref.WeakKeyDictionary[WorkspaceEngine, dict[object, Any]] = weakref.WeakKeyDictionary()
+        self._nearest: dict[Path, Path] = {}  # path → the directory of its nearest workspace (``workspace_for``)
+        # The project files' own findings ``config_for`` found, until the workspace they belong to takes them.
+        self._pending_config: dict[Path, dict[Path, list[Diagnostic]]] = {}
         self._lines: dict[Path, tuple[object, LineIndex]] = {}  # lines_of's last answers, oldest first
         self._path_displays: dict[tuple[Path, Path], PathDisplay] = {}
 
@@ -245,6 +249,33 @@ class Session:
         lines = LineIndex(text) if text is not None else self.lines_of(path)
         engine = self.engine_for(path)
         return Snapshot(uri, path, lines.text, lines, engine.kind_of(path), engine)
+
+    def open_buffer(self, path: Path, uri: str) -> WorkspaceState:
+        """``path`` is an open buffer of the workspace it belongs to now."""
+        self.buffers.open(path, uri)
+        workspace = self.workspace_for(path)
+        workspace.open.add(path)
+        return workspace
+
+    def close_buffer(self, path: Path) -> bool:
+        """Back to the disk content; False when ``path`` was not an open buffer."""
+        for workspace in self.workspaces.values():
+            workspace.open.discard(path)
+            workspace.pull.forget(path)  # a closed document is pushed again, not pulled
+        return self.buffers.close(path)
+
+    def newly_checked(self, workspace: WorkspaceState) -> set[Path]:
+        """The open documents of ``workspace`` that were no file the server checks when opened and are one now
+        (a plugin.json names one as its hooks document, SPEC §3.5): open buffers from now on."""
+        found: set[Path] = set()
+        for uri in list(self._workspace().text_documents):
+            path = uri_to_path(uri)
+            if path is None or path in self.buffers or self.workspace_for(path) is not workspace:
+                continue
+            if workspace.engine.kind_of(path) is not None:
+                self.buffers.open(path, uri)
+                found.add(path)
+        return found
 
     def lines_of(self, path: Path) -> LineIndex:
         """A file's lines, read as the engine reads files: a regular file only (a FIFO never blocks the server),
@@ -290,30 +321,64 @@ class Session:
                 return folder
         return path.parent
 
-    def change_folders(self, added: list[Path], removed: set[Path]) -> None:
-        """Workspace folders added and removed; the engines of workspaces inside a removed folder are dropped."""
+    def change_folders(self, added: list[Path], removed: set[Path]) -> list[WorkspaceState]:
+        """Workspace folders added and removed; the workspaces inside a removed folder are dropped (and answered,
+        for their published findings to be withdrawn)."""
         self.folders = [folder for folder in self.folders if folder not in removed]
         self.folders += added
-        for directory in [directory for directory in self.engines if within(directory, removed)]:
-            del self.engines[directory]
+        dropped = [self.workspaces.pop(directory) for directory in list(self.workspaces) if within(directory, removed)]
+        self.forget_nearest()
+        return dropped
+
+    def forget_nearest(self) -> None:
+        """A file was created or deleted, or the folders changed: a workspace may have appeared or gone, so each
+        path's nearest workspace is looked up again. A file whose findings another workspace published moves to
+        the workspace it belongs to now."""
+        self._nearest.clear()
+        for workspace in list(self.workspaces.values()):
+            for path in [*workspace.published, *workspace.open]:
+                owner = self.workspace_for(path)
+                if owner is workspace:
+                    continue
+                if path in workspace.open:
+                    workspace.open.discard(path)
+                    owner.open.add(path)
+                if path in workspace.published:
+                    owner.published.setdefault(path, workspace.published.pop(path))
+                workspace.pull.forget(path)
+
+    def workspace_for(self, path: Path) -> WorkspaceState:
+        """The workspace ``path`` belongs to: the nearest one up to its folder (looked up once, see
+        ``forget_nearest``), made with its engine on first use."""
+        directory = self._nearest.get(path)
+        if directory is None:
+            directory = nearest_workspace(path, self.folder_for(path))
+            if len(self._nearest) >= 50_000:  # the files an editor asks about: bounded all the same
+                self._nearest.clear()
+            self._nearest[path] = directory
+        workspace = self.workspaces.get(directory)
+        if workspace is None:
+            workspace = WorkspaceState(engine=self._build_engine(directory, self.config_for(directory)))
+            self.workspaces[directory] = workspace
+            self._client_config_findings(workspace)
+        return workspace
 
     def engine_for(self, path: Path) -> WorkspaceEngine:
-        folder = self.folder_for(path)
-        directory = nearest_workspace(path, folder)
-        engine = self.engines.get(directory)
-        if engine is None:
-            engine = self.engines[directory] = self._build_engine(directory, self.config_for(directory))
-        return engine
+        return self.workspace_for(path).engine
+
+    def folder_workspaces(self) -> list[WorkspaceState]:
+        """Every workspace in the workspace folders, nested ones included, each once."""
+        found: list[WorkspaceState] = []
+        for folder in list(self.folders):
+            for directory in find_workspaces(folder, home=self.home):
+                workspace = self.workspace_for(directory / ".clarvis")
+                if workspace not in found:
+                    found.append(workspace)
+        return found
 
     def folder_engines(self) -> list[WorkspaceEngine]:
         """The engine of every workspace in the workspace folders, nested ones included, each once."""
-        engines: list[WorkspaceEngine] = []
-        for folder in list(self.folders):
-            for directory in find_workspaces(folder, home=self.home):
-                engine = self.engine_for(directory / ".clarvis")
-                if engine not in engines:
-                    engines.append(engine)
-        return engines
+        return [workspace.engine for workspace in self.folder_workspaces()]
 
     def _build_engine(self, directory: Path, config: ProjectConfig) -> WorkspaceEngine:
         """The one place an engine is made: over the buffers, the trust notices ignored in a trusted workspace."""
@@ -329,21 +394,26 @@ class Session:
     def config_for(self, directory: Path) -> ProjectConfig:
         """``directory``'s configuration: its project file, under initializationOptions, under the
         workspace/configuration answer. The editor's setting decides whether a symlinked project file may be
-        opened, before it is."""
+        opened, before it is. The project file's own findings are kept for the workspace (``_pending_config``)."""
         follow = symlinks_followed(self.settings.init, self.settings.client)
         load = load_project_config(directory, follow_symlinks=follow)
         if load.status == "error":
             self._client.show_error(load.message)
         # The config/invalid findings live on the configuration file itself (cleared once it loads again).
-        for config_file in (directory / name for name in CONFIG_FILES):
-            self._client.config_file_checked(
-                config_file, [diagnostic for diagnostic in load.diagnostics if diagnostic.path == config_file]
-            )
+        self._pending_config[directory] = {
+            config_file: [diagnostic for diagnostic in load.diagnostics if diagnostic.path == config_file]
+            for config_file in (directory / name for name in CONFIG_FILES)
+        }
         try:
             return layered(layered(load.config, self.settings.init), self.settings.client)
         except ValueError as error:
             self._client.show_error(f"Invalid clarvis settings: {error}; using the defaults.")
             return load.config
+
+    def _client_config_findings(self, workspace: WorkspaceState) -> None:
+        """Tell the client the configuration files' findings ``config_for`` found for ``workspace``."""
+        for path, findings in self._pending_config.pop(workspace.directory, {}).items():
+            self._client.config_file_checked(workspace, path, findings)
 
     def set_editor_settings(self, settings: object, *, layer: str = "client") -> None:
         """Replace one layer of editor settings (``init``: initializationOptions; ``client``: the
@@ -360,11 +430,13 @@ class Session:
 
         Answers the workspaces whose trust setting changed (what their effective configuration shows)."""
         trust_changed: list[Path] = []
-        for directory, engine in list(self.engines.items()):
+        for directory, workspace in list(self.workspaces.items()):
+            engine = workspace.engine
             config = self.config_for(directory)
+            self._client_config_findings(workspace)
             trusted_before = engine.trusted
             if config != engine.config or trusted_before != self.settings.trust_workspace:
-                self.engines[directory] = self._build_engine(directory, config)
+                workspace.replace_engine(self._build_engine(directory, config))
             if trusted_before != self.settings.trust_workspace:
                 trust_changed.append(directory)
         return trust_changed
@@ -386,7 +458,8 @@ class Session:
     def ready(self, engine: WorkspaceEngine) -> bool:
         """Whether ``engine`` has discovered its workspace. If not, its first scan starts in a worker thread (once)
         and this answers False until it ends: callers answer what they can without the registry meanwhile."""
-        if engine.is_discovered or engine in self.scan_failed:
+        workspace = self.workspaces.get(engine.directory)
+        if engine.is_discovered or (workspace is not None and workspace.engine is engine and workspace.scan_failed):
             return True
         if engine not in self.scans:
             try:
@@ -407,9 +480,10 @@ class Session:
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
         except asyncio.TimeoutError:
             return False
-        superseded_by = (
-            self.engines.get(engine.directory) if self._superseded(engine) and not engine.is_discovered else None
-        )
+        current = self.workspaces.get(engine.directory)
+        superseded_by = current.engine if current is not None and current.engine is not engine else None
+        if engine.is_discovered:
+            superseded_by = None
         if (
             superseded_by is not None
             and await self.scanned(superseded_by, at_most=at_most)
@@ -418,13 +492,10 @@ class Session:
             engine.adopt(superseded_by)
         return self.ready(engine)
 
-    def wait_for_scan(self, engine: WorkspaceEngine, path: Path) -> None:
-        """``path`` was checked on its own while ``engine``'s first scan runs: it is checked in full after it."""
-        self.scan_waiting.setdefault(engine, set()).add(path)
-
     def _superseded(self, engine: WorkspaceEngine) -> bool:
         """Whether ``engine`` was replaced (its configuration changed) or dropped (its folder was removed)."""
-        return self.engines.get(engine.directory) is not engine
+        workspace = self.workspaces.get(engine.directory)
+        return workspace is None or workspace.engine is not engine
 
     async def _first_scan(self, engine: WorkspaceEngine) -> None:
         detached = engine.detached()
@@ -447,24 +518,22 @@ class Session:
         try:
             await loop.run_in_executor(None, warm)
         except ScanSuperseded:
-            superseded = True
-            self.scan_waiting.pop(engine, None)  # the replacement's scan re-checks the open files
+            superseded = True  # the replacement's scan re-checks the open files
         except Exception as error:  # StartupError or a bug: the synchronous path reports it where it is handled
-            self.scan_failed.add(engine)
+            workspace = self.workspaces.get(engine.directory)
+            if workspace is not None and workspace.engine is engine:
+                workspace.scan_failed = True
             if not isinstance(error, StartupError):
                 self._client.log_error(
                     f"clarvis-lsp: the first scan of {engine.directory} failed:\n{traceback.format_exc()}"
                 )
         else:
             engine.adopt(detached)
-            self._client.scan_ended(engine, self.scan_waiting.pop(engine, set()))
+            workspace = self.workspaces.get(engine.directory)
+            if workspace is not None and workspace.engine is engine:
+                self._client.scan_ended(workspace)
         finally:
             self.scans.pop(engine, None)
             if token is not None:
                 count = len(engine.discovered.registry) if engine.is_discovered else 0
                 self._client.end_progress(token, "stopped: the settings changed" if superseded else f"{count} skills")
-
-
-def within(path: Path, folders: set[Path]) -> bool:
-    """Whether ``path`` is one of ``folders`` or inside one."""
-    return any(path == folder or folder in path.parents for folder in folders)

@@ -34,7 +34,8 @@ def recheck_open_documents(server: ClarvisServer) -> None:
     """Re-check every open or published file (after the configuration or the folders changed), then ask a pull
     client to pull again."""
     buffers = server.session.buffers
-    for path in list(buffers) + [path for path in list(server.published) if path not in buffers]:
+    published = [path for workspace in list(server.session.workspaces.values()) for path in workspace.published]
+    for path in list(buffers) + [path for path in published if path not in buffers]:
         server.refresh(path)
     server.request_pull_refresh(force=True)
     server.request_editor_refresh()

@@ -20,9 +20,7 @@ import functools
 import hashlib
 import json
 import time
-import weakref
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,31 +31,12 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_lsp_diagnostic
 from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.live import Workspace
 
 OPTIONS = types.DiagnosticOptions(identifier="clarvis", inter_file_dependencies=True, workspace_diagnostics=True)
 
 SLICE_SECONDS = 0.01
 """How long a long request checks files before it lets the event loop serve other messages (a cancel among them)."""
-
-
-@dataclass
-class PullState:
-    """What the server remembers of one pull client: the ``resultId`` it last received for each open document
-    (``sent``), and the id of each open document's published findings (``ids``: path → (the findings list, the
-    document version, the id), recomputed only when the server publishes a new list)."""
-
-    sent: dict[Path, str] = field(default_factory=dict)
-    ids: dict[Path, tuple[object, int | None, str]] = field(default_factory=dict)
-
-
-_STATES: weakref.WeakKeyDictionary[ClarvisServer, PullState] = weakref.WeakKeyDictionary()
-
-
-def pull_state(server: ClarvisServer) -> PullState:
-    state = _STATES.get(server)
-    if state is None:
-        state = _STATES[server] = PullState()
-    return state
 
 
 @functools.cache
@@ -81,19 +60,22 @@ async def document_diagnostic(
     server.flush()  # answer for the latest text, not the one before a pending change
     path = uri_to_path(params.text_document.uri)
     found: list[Diagnostic] = []
-    engine: WorkspaceEngine | None = None
-    if path is not None and path in server.config_findings:
-        found = server.config_findings[path]
-    elif path is not None and server.session.engine_for(path).kind_of(path) is not None:
-        engine = server.session.engine_for(path)
-        found = await _document_findings(server, engine, path)
+    workspace = server.session.workspace_for(path) if path is not None else None
+    checked = False
+    if path is not None and workspace is not None and path in workspace.config_findings:
+        found = workspace.config_findings[path]
+    elif path is not None and workspace is not None and workspace.engine.kind_of(path) is not None:
+        checked = True
+        found = await _document_findings(server, workspace.engine, path)
+        workspace = server.session.workspace_for(path)  # the same one, unless the folders changed meanwhile
     items = [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in found]
     version = server.session.buffers.version(path) if path is not None else None
     rid = result_id(items, version)
-    state = pull_state(server)
-    if path is not None and path in server.session.buffers:
-        state.sent[path] = rid
-    related = _related_reports(server, state, path, engine) if path is not None and engine is not None else {}
+    if path is not None and workspace is not None and path in server.session.buffers:
+        workspace.pull.sent[path] = rid
+    related = {}
+    if path is not None and workspace is not None and checked:
+        related = _related_reports(server, workspace, path)
     if params.previous_result_id is not None and params.previous_result_id == rid:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid, related_documents=related or None)
     return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid, related_documents=related or None)
@@ -116,17 +98,18 @@ async def _document_findings(server: ClarvisServer, engine: WorkspaceEngine, pat
 
 
 def _related_reports(
-    server: ClarvisServer, state: PullState, path: Path, engine: WorkspaceEngine
+    server: ClarvisServer, workspace: Workspace, path: Path
 ) -> dict[str, types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport]:
-    """The full reports of the other open documents of ``engine``'s workspace whose findings the client has not
-    received yet: what an edit of ``path`` changed in them (their findings as last published by ``refresh``)."""
+    """The full reports of the other open documents of ``workspace`` whose findings the client has not received
+    yet: what an edit of ``path`` changed in them (their findings as last published by ``refresh``)."""
     related: dict[str, types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport] = {}
-    for other in list(server.session.buffers):
-        if other == path or other in server.config_findings or server.session.engine_for(other) is not engine:
+    state, engine = workspace.pull, workspace.engine
+    for other in sorted(workspace.open):
+        if other == path or other in workspace.config_findings or other not in server.session.buffers:
             continue
         if engine.kind_of(other) is None:
             continue
-        published = server.published.get(other, [])
+        published = workspace.published.get(other, [])
         version = server.session.buffers.version(other)
         cached = state.ids.get(other)
         items: list[types.Diagnostic] | None = None
@@ -142,9 +125,8 @@ def _related_reports(
             items = [to_lsp_diagnostic(item, server.session.lines_of, server.encoding) for item in published]
         related[other.as_uri()] = types.FullDocumentDiagnosticReport(items=items, result_id=rid)
         state.sent[other] = rid
-    for gone in [item for item in {*state.ids, *state.sent} if item not in server.session.buffers]:
-        state.ids.pop(gone, None)  # a closed document is pushed again, not pulled
-        state.sent.pop(gone, None)
+    for gone in [item for item in {*state.ids, *state.sent} if item not in workspace.open]:
+        state.forget(gone)  # a closed document is pushed again, not pulled
     return related
 
 
@@ -156,7 +138,6 @@ async def workspace_diagnostic(
 ) -> types.WorkspaceDiagnosticReport:
     server.flush()
     previous = {item.uri: item.value for item in params.previous_result_ids}
-    state = pull_state(server)
     reports: list[types.WorkspaceDocumentDiagnosticReport] = []
     for path, found in [item async for item in workspace_findings(server)]:
         uri = path.as_uri()
@@ -164,7 +145,7 @@ async def workspace_diagnostic(
         version = server.session.buffers.version(path)
         rid = result_id(items, version)
         if path in server.session.buffers:
-            state.sent[path] = rid
+            server.session.workspace_for(path).pull.sent[path] = rid
         if previous.get(uri) == rid:
             reports.append(types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=rid, version=version))
         else:

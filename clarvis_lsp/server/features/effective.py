@@ -51,7 +51,8 @@ def model_for(server: ClarvisServer, engine: WorkspaceEngine, trusted: bool | No
     """The effective configuration of ``engine``'s workspace (raises ``StartupError`` like discovery)."""
     state = server.session.settings.trust_workspace if trusted is None else trusted
     inputs = _inputs(server, engine)
-    cache = server.session.models.setdefault(engine, {})  # dropped with the engine
+    workspace = server.session.workspaces.get(engine.directory)
+    cache = workspace.models if workspace is not None and workspace.engine is engine else {}  # one per engine
     cached = cache.get(("effective", state))
     if cached is not None:
         (found, registry, versions), model = cached

@@ -29,7 +29,7 @@ def did_open(server: ClarvisServer, params: types.DidOpenTextDocumentParams) -> 
     path = uri_to_path(params.text_document.uri)
     if path is None or not _ours(server, path):
         return
-    server.session.buffers.open(path, params.text_document.uri)
+    server.session.open_buffer(path, params.text_document.uri)
     server.refresh(path)
 
 
@@ -50,7 +50,7 @@ def did_save(server: ClarvisServer, params: types.DidSaveTextDocumentParams) -> 
 def did_close(server: ClarvisServer, params: types.DidCloseTextDocumentParams) -> None:
     path = uri_to_path(params.text_document.uri)
     # pygls has dropped its document already; a buffer that was one of ours goes back to the disk content
-    if path is not None and server.session.buffers.close(path):
+    if path is not None and server.session.close_buffer(path):
         server.refresh(path)
 
 
@@ -64,9 +64,9 @@ SERVER_STATE = "clarvis/test/serverState"
 
 def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
     """What a long-lived server must not accumulate: objects frozen out of the collector's reach (``gcFrozen``),
-    the state of first scans that have ended (``scans``, ``scanWaiting``, ``scanFailed`` are keyed by live
-    engines); how many documents are open (``openDocuments``, in pygls's workspace) and how many of them are the
-    buffers the engines read (``buffers``).
+    the state of first scans that have ended (``scans`` are keyed by live engines, ``scanWaiting`` and
+    ``scanFailed`` count the workspaces with some); how many documents are open (``openDocuments``, in pygls's
+    workspace) and how many of them are the buffers the engines read (``buffers``).
 
     With ``{"uri"}``, that document as the server holds it: ``version``, ``text`` (what the features read, the
     session's buffer, or None when the document is not one), and ``copies``: how many distinct text objects the
@@ -79,9 +79,9 @@ def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
     state: dict[str, object] = {
         "gcFrozen": gc.get_freeze_count(),
         "scans": len(session.scans),
-        "scanWaiting": len(session.scan_waiting),
-        "scanFailed": len(session.scan_failed),
-        "engines": len(session.engines),
+        "scanWaiting": sum(1 for workspace in session.workspaces.values() if workspace.scan_waiting),
+        "scanFailed": sum(1 for workspace in session.workspaces.values() if workspace.scan_failed),
+        "engines": len(session.workspaces),
         "openDocuments": len(documents),
         "buffers": len(session.buffers),
     }

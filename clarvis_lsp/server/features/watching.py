@@ -11,7 +11,8 @@ from lsprotocol import types
 
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.configuration import recheck_open_documents
-from clarvis_lsp.server.session import uri_to_path, within
+from clarvis_lsp.server.session import uri_to_path
+from clarvis_lsp.workspace.live import within
 
 WATCHED_GLOBS = (
     "**/SKILL.md",
@@ -29,6 +30,8 @@ CONFIG_FILES = frozenset({".clarvis-lsp.toml", "pyproject.toml"})
 
 def did_change_watched_files(server: ClarvisServer, params: types.DidChangeWatchedFilesParams) -> None:
     paths = [path for path in (uri_to_path(change.uri) for change in params.changes) if path is not None]
+    if any(change.type != types.FileChangeType.Changed for change in params.changes):
+        server.session.forget_nearest()  # a created or deleted file may make or unmake a nearer workspace
     if any(path.name in CONFIG_FILES for path in paths):
         server.reset_engines()
         recheck_open_documents(server)
@@ -42,9 +45,10 @@ def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeW
     removed = {path for folder in params.event.removed if (path := uri_to_path(folder.uri)) is not None}
     added = [path for folder in params.event.added if (path := uri_to_path(folder.uri)) is not None]
     # Files of a removed folder that are not open any more: their findings are withdrawn, not re-checked.
-    for path in list(server.published):
-        if within(path, removed) and path not in server.session.buffers:
-            server.publish(path, [])
+    for workspace in list(server.session.workspaces.values()):
+        for path in list(workspace.published):
+            if within(path, removed) and path not in server.session.buffers:
+                server.publish(workspace, path, [])
     server.session.change_folders(added, removed)
     server.reset_engines()
     recheck_open_documents(server)
