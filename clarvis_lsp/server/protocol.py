@@ -1,23 +1,46 @@
 """The JSON-RPC protocol with the guarantees SPEC §9 asks of the server: every request gets an answer, the
 server's copy of a document is the client's, and memory does not grow with the number of messages.
 
-pygls drops a request whose params do not match the LSP types (it shows an error message but never answers, so
-the client waits forever), silently ignores requests after ``shutdown``, accepts ``initialize`` twice (the second
-resets the workspace: the position encoding and the open documents' edits) and answers a request sent before
-``initialize`` with ``null``. Here:
+``ClarvisProtocol`` overrides these parts of pygls 2.1.1 (so ``pyproject.toml`` pins pygls to 2.1 from 2.1.1;
+``tests/lsp/test_pygls_upstream.py`` checks, against plain pygls, that each defect is still there):
 
-- a request before ``initialize`` gets ``-32002 ServerNotInitialized``, a notification before it is dropped (but
-  ``exit``), and a second ``initialize`` gets ``InvalidRequest`` (LSP, "Initialize Request");
-- a request whose params cannot be read gets a JSON-RPC ``InvalidParams`` error (a notification is logged);
-- a client's answer to the server's own request that does not match the LSP type (a client that answers
-  ``window/showDocument`` with ``null``) settles that request with the result as sent; pygls showed "Invalid
-  Params" and left the request waiting for ever, and with it the ``workspace/executeCommand`` that made it;
-- a request after ``shutdown`` gets ``InvalidRequest``;
-- a ``didChange`` older than the document's version is ignored with a log message instead of corrupting the
-  buffer (changes are applied in order, so an out-of-date one no longer fits the text); the others are applied
-  by ``clarvis_lsp.server.edits`` (LSP's line ends and clamping, not ``str.splitlines``);
-- a handler's finished future is forgotten: pygls 2.1.1 keeps the future of every notification (one per
-  keystroke) in ``_request_futures`` for ever, about 2 KB each (benchmarks/pygls-request-futures-leak.md).
+- ``structure_message`` (with ``UnreadableMessage``) and ``handle_message``: a request whose params do not match
+  the LSP types gets a JSON-RPC ``InvalidParams`` error (a notification is logged). pygls raises from
+  ``structure_message``; its reader logs "Unable to handle message", shows the user an error and never answers, so
+  the client waits for ever. A client's answer to the server's own request that does not match the LSP type (a
+  client that answers ``window/showDocument`` with ``null``) settles that request with the result as sent; pygls
+  left it waiting for ever, and with it the ``workspace/executeCommand`` that made it. Not reported upstream as of
+  pygls 2.1.1 (https://github.com/openlawlibrary/pygls/issues/326 asks for lenient structuring in general).
+- ``handle_message``: a request after ``shutdown`` gets ``InvalidRequest`` (LSP, "Shutdown Request"); pygls logs
+  "Server shutting down. No more requests!" and never answers. Not reported upstream as of pygls 2.1.1
+  (https://github.com/openlawlibrary/pygls/issues/605 is the same check dropping the client's responses).
+- ``_accepts_before_initialize``: a request before ``initialize`` gets ``-32002 ServerNotInitialized``, a
+  notification before it is dropped (but ``exit``), and a second ``initialize`` gets ``InvalidRequest`` (LSP,
+  "Initialize Request"). pygls handles them as any other (``shutdown`` before ``initialize`` is answered ``null``)
+  and a second ``initialize`` makes a new workspace, losing the negotiated position encoding and the open
+  documents with their edits. Not reported upstream as of pygls 2.1.1.
+- ``_execute_handler``: a handler's finished future is forgotten. pygls removes a request's future when it
+  answers, but keeps the future of every notification (one per keystroke) and of every handler a generator yields
+  to in ``_request_futures`` for ever, about 2 KB each (benchmarks/pygls-request-futures-leak.md). Not reported
+  upstream as of pygls 2.1.1.
+- ``_handle_response``: the expected result type of a server request that the client answered with an error is
+  forgotten; pygls pops it from ``_result_types`` for a result only. Not reported upstream as of pygls 2.1.1
+  (https://github.com/openlawlibrary/pygls/issues/608 reports the never-answered case; its proposed fix, a
+  done-callback, would cover this one).
+- ``_handle_cancel_notification``: a cancel for a request already answered (clients cancel on every keystroke) is
+  ignored; pygls logs the warning "Cancel notification for unknown message id". Not reported upstream as a defect
+  of its own as of pygls 2.1.1 (the warning shows in https://github.com/openlawlibrary/pygls/issues/517, which
+  asks for cancelled requests to be skipped).
+- ``lsp_shutdown``: the pending futures are cancelled from a copy of the table. pygls walks the table itself, and
+  a cancelled future's callbacks run at once and remove it: ``shutdown`` with a request still pending is answered
+  "dictionary changed size during iteration" and the server is not shut down.
+  https://github.com/openlawlibrary/pygls/issues/606.
+- ``lsp_text_document__did_change``: the changes are applied by ``clarvis_lsp.server.edits`` (LSP's line ends and
+  clamping; pygls applies them to the lines of ``str.splitlines``, which also ends a line at U+2028, U+2029,
+  U+0085, form feed, vertical tab and U+001C-U+001E, so an edit below one lands on the wrong line); a change older
+  than the document's version is ignored with a log message (pygls applies it: changes are applied in order, so an
+  out-of-date one no longer fits the text); a change to a document that is not open is logged (pygls raises
+  ``KeyError``, shown to the user as "Error in server"). Not reported upstream as of pygls 2.1.1.
 """
 
 from __future__ import annotations
@@ -62,6 +85,8 @@ class ClarvisProtocol(LanguageServerProtocol):
         super().__init__(*args, **kwargs)
         self._initialize_received = False
 
+    # Upstream: not reported as of pygls 2.1.1 (related: https://github.com/openlawlibrary/pygls/issues/326, lenient
+    # structuring in general). pygls raises JsonRpcInvalidParams here and its reader answers nothing.
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
@@ -75,6 +100,8 @@ class ClarvisProtocol(LanguageServerProtocol):
                 return JsonRPCResponseMessage(id=data["id"], result=data.get("result"), jsonrpc="2.0")
             raise
 
+    # Upstream: not reported as of pygls 2.1.1 (related: https://github.com/openlawlibrary/pygls/issues/605, the same
+    # check dropping responses). pygls drops a request after shutdown unanswered.
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
         msg_id = getattr(message, "id", None)
@@ -94,6 +121,8 @@ class ClarvisProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    # Upstream: not reported as of pygls 2.1.1. pygls handles a message before initialize as any other, and a
+    # second initialize replaces the workspace.
     def _accepts_before_initialize(self, message: Any, method: str | None, is_request: bool) -> bool:
         """LSP's rules around ``initialize``: False (the message answered or dropped here) for a second
         ``initialize``, a request before the first (``ServerNotInitialized``) and a notification before it but
@@ -117,6 +146,7 @@ class ClarvisProtocol(LanguageServerProtocol):
             LOG.warning("dropped the %s notification: it came before initialize", method)
         return False
 
+    # Upstream: not reported as of pygls 2.1.1 (benchmarks/pygls-request-futures-leak.md is the report, unfiled).
     def _execute_handler(
         self,
         msg_id: Any,
@@ -136,18 +166,23 @@ class ClarvisProtocol(LanguageServerProtocol):
 
         super()._execute_handler(msg_id, handler, forget_then_callback, args, kwargs)
 
+    # Upstream: not reported for error responses as of pygls 2.1.1 (related:
+    # https://github.com/openlawlibrary/pygls/issues/608, the never-answered case).
     def _handle_response(self, msg_id: Any, result: Any | None = None, error: Any | None = None) -> None:
         """A response to one of the server's requests; its expected result type is forgotten as well (pygls
         forgets it only when the response is a result, not an error)."""
         self._result_types.pop(msg_id, None)
         super()._handle_response(msg_id, result, error)
 
+    # Upstream: not reported as a defect of its own as of pygls 2.1.1 (related:
+    # https://github.com/openlawlibrary/pygls/issues/517, where the warning shows).
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         """A cancel for a request already answered is normal (clients cancel on every keystroke): ignore it
-        instead of logging an error to the user's output panel."""
+        instead of logging a warning to the user's output panel."""
         if msg_id in self._request_futures:
             super()._handle_cancel_notification(msg_id)
 
+    # Upstream: https://github.com/openlawlibrary/pygls/issues/606 (pygls walks _request_futures while cancelling).
     @lsp_method(types.SHUTDOWN)
     def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
         """``shutdown``: the server's own handler, then every other handler still running is cancelled and only
@@ -162,6 +197,8 @@ class ClarvisProtocol(LanguageServerProtocol):
                 future.cancel()
         self._shutdown = True
 
+    # Upstream: not reported as of pygls 2.1.1. pygls applies changes to str.splitlines lines, applies an older
+    # version's change, and raises KeyError for a document that is not open.
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
         uri = params.text_document.uri
