@@ -300,7 +300,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
 
 
 def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
-    from clarvis_lsp.batch.memory import bulk_allocation
+    from clarvis_lsp.memory import bulk_allocation
 
     # A check is one scan, then the process exits. The collector is paused from here to the end of the scan, the
     # checker's modules included: importing them allocates as much as a few hundred skills do, and the collections

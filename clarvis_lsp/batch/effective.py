@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from clarvis_lsp import __version__
-from clarvis_lsp.batch.memory import bulk_allocation
 from clarvis_lsp.batch.plan import command_line_overrides, explicit_roots, lookup_ceiling
 from clarvis_lsp.batch.run import discover
 from clarvis_lsp.config.project import layered, load_project_config
@@ -22,6 +21,7 @@ from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
 from clarvis_lsp.effective.render import answers_json, display_paths, dumps, format_text, format_why, to_json
 from clarvis_lsp.effective.why import why
+from clarvis_lsp.memory import bulk_allocation
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 EXIT_OK = 0
