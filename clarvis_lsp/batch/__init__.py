@@ -5,7 +5,8 @@ A run is planned (``plan``: workspaces, engines, files), discovered (``run.disco
 forked processes by ``spread``, SKILL.md files checked where they are read by ``ahead``, directory listings shared
 by ``listings``) and checked (``run.check_paths``, per-file work spread by ``processes``), with the collector
 paused while it allocates (``clarvis_lsp.memory``). The process then leaves without tearing its objects down
-(``cli``).
+(``cli``). A run takes a request (``plan.CheckRequest``, ``effective.EffectiveRequest``): only ``cli`` reads the
+command line.
 
 May import: ``workspace/``, ``discovery/``, ``rules/``, ``documents/``, ``knowledge/``, ``output/``, the
 configuration, ``memory``. Never imported by ``discovery/``, ``workspace/``, ``rules/`` or ``documents/``: the

@@ -184,6 +184,13 @@ def test_only_the_front_ends_import_the_front_ends() -> None:
     assert offenders == []
 
 
+def test_the_headless_run_never_sees_the_command_line() -> None:
+    """``batch/`` takes requests (``CheckRequest``, ``EffectiveRequest``): only ``cli.py`` reads argparse."""
+    batch = sorted((PACKAGE / "batch").glob("*.py"))
+    assert len(batch) > 5
+    assert [path.name for path in batch if "argparse" in imported_modules(path)] == []
+
+
 def test_the_engine_does_not_import_the_rooms_above_it() -> None:
     for path in sorted((PACKAGE / "workspace").glob("*.py")):
         assert not _rooms_imported(path) & {"editor", "effective", *FRONT_ENDS}, path.name
