@@ -166,9 +166,7 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
         print(rules_table(), end="")
         return EXIT_OK
     if args.effective or args.why is not None:
-        from clarvis_lsp.batch.effective import run_effective
-
-        return run_effective(args)
+        return _run_effective(args)
     if args.check or args.list or args.fix or args.diff:
         return _run_check(args, exit_when_done)
     if args.paths:
@@ -256,22 +254,87 @@ def _unknown_patterns(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _overrides(args: argparse.Namespace, *, strict: bool = False) -> dict[str, object]:
+    """The project options the command line's flags set (``--preset``, ``--no-user``, ``--no-follow-symlinks``),
+    and ``--strict`` where the run honours it (``strict``: a check does; ``--effective`` does not)."""
+    overrides: dict[str, object] = {}
+    if args.preset:
+        overrides["preset"] = args.preset
+    if args.no_user:
+        overrides["includeUser"] = False
+    if strict and args.strict:
+        overrides["strict"] = True
+    if args.no_follow_symlinks:
+        overrides["followSymlinks"] = False
+    return overrides
+
+
+def _home(args: argparse.Namespace) -> Path:
+    """``--home``, absolute, else the user's home directory."""
+    from pathlib import Path
+
+    return Path(os.path.abspath(os.path.expanduser(args.home))) if args.home else Path.home()
+
+
+def _workspace_refused(workspace: str | None) -> bool:
+    """Whether ``--workspace`` names no directory, after saying so (the messages of ``resolve_config``): refused
+    before any file is walked."""
+    if not workspace or os.path.isdir(workspace):
+        return False
+    kind = "is not a directory" if os.path.exists(workspace) else "does not exist"
+    print(f"clarvis-lsp: Workspace {kind}: {os.path.abspath(workspace)}", file=sys.stderr)
+    return True
+
+
+def _run_effective(args: argparse.Namespace) -> int:
+    """``--effective`` or ``--why NAME``, as a request (``batch.effective``), or the usage status after the message
+    when it cannot be answered."""
+    from pathlib import Path
+
+    from clarvis_lsp.batch.effective import EffectiveRequest, run_effective
+    from clarvis_lsp.batch.plan import explicit_roots
+
+    if args.format not in ("text", "json"):
+        print(f"clarvis-lsp: --effective and --why print text or json, not {args.format}", file=sys.stderr)
+        return EXIT_USAGE
+    if _workspace_refused(args.workspace):
+        return EXIT_USAGE
+    try:
+        roots = explicit_roots(args.root)
+    except ValueError as error:  # a --root value that names no directory: refused like a bad workspace
+        return _refused(error)
+    request = EffectiveRequest(
+        paths=args.paths,
+        cwd=Path(os.getcwd()),
+        home=_home(args),
+        overrides=_overrides(args),
+        explicit_roots=roots,
+        workspace=Path(args.workspace) if args.workspace else None,
+        jobs=args.jobs,
+        trusted=args.trusted,
+        platform=args.platform,
+        why=args.why,
+        output_format=args.format,
+    )
+    return run_effective(request)
+
+
 def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] | int:
     """The check the command line asks for and the request that made it, or the usage status after the message
     when the request cannot be checked."""
     from pathlib import Path
 
-    from clarvis_lsp.batch.plan import command_line_overrides, explicit_roots
+    from clarvis_lsp.batch.plan import explicit_roots
     from clarvis_lsp.batch.run import CheckRequest, UsageError, check_paths
     from clarvis_lsp.discovery import StartupError
     from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 
-    overrides = command_line_overrides(args, strict=True)
+    overrides = _overrides(args, strict=True)
     try:
         roots = explicit_roots(args.root)
     except ValueError as error:
         return _refused(error)
-    home = Path(os.path.abspath(os.path.expanduser(args.home))) if args.home else Path.home()
+    home = _home(args)
     request = CheckRequest(
         paths=args.paths,
         cwd=Path(os.getcwd()),
@@ -288,10 +351,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
     if unknown is not None:
         print(f"clarvis-lsp: {unknown}", file=sys.stderr)
         return EXIT_USAGE
-    if args.workspace and not os.path.isdir(args.workspace):
-        # The same messages as resolve_config, before any file is walked.
-        kind = "is not a directory" if os.path.exists(args.workspace) else "does not exist"
-        print(f"clarvis-lsp: Workspace {kind}: {os.path.abspath(args.workspace)}", file=sys.stderr)
+    if _workspace_refused(args.workspace):
         return EXIT_USAGE
     try:
         return check_paths(request), request
@@ -300,7 +360,7 @@ def _first_check(args: argparse.Namespace) -> tuple[CheckReport, CheckRequest] |
 
 
 def _run_check(args: argparse.Namespace, exit_when_done: bool = False) -> int:
-    from clarvis_lsp.batch.memory import bulk_allocation
+    from clarvis_lsp.memory import bulk_allocation
 
     # A check is one scan, then the process exits. The collector is paused from here to the end of the scan, the
     # checker's modules included: importing them allocates as much as a few hundred skills do, and the collections

@@ -8,7 +8,6 @@ own findings are not printed.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,22 +21,7 @@ from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 
-def command_line_overrides(args: argparse.Namespace, *, strict: bool = False) -> dict[str, object]:
-    """The project options the command line's flags set (``--preset``, ``--no-user``, ``--no-follow-symlinks``),
-    and ``--strict`` where the run honours it (``strict``: a check does; ``--effective`` does not)."""
-    overrides: dict[str, object] = {}
-    if args.preset:
-        overrides["preset"] = args.preset
-    if args.no_user:
-        overrides["includeUser"] = False
-    if strict and args.strict:
-        overrides["strict"] = True
-    if args.no_follow_symlinks:
-        overrides["followSymlinks"] = False
-    return overrides
-
-
-def explicit_roots(values: Sequence[str]) -> tuple[SkillRootInput, ...] | None:
+def explicit_roots(values: Sequence[str] | None) -> tuple[SkillRootInput, ...] | None:
     """The ``--root`` values as discovery's roots; None when none was given. Raises ``ValueError`` with one line
     (``config.project.parse_roots``)."""
     if not values:

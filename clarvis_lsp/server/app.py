@@ -20,9 +20,9 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from clarvis_lsp import __version__
-from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.findings import Diagnostic
+from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.server.convert import UTF16, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
 from clarvis_lsp.server.session import Session

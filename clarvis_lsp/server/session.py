@@ -45,7 +45,6 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 from pygls.workspace import Workspace as DocumentStore
 
-from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.config.project import (
     ProjectConfig,
     config_from_mapping,
@@ -58,6 +57,7 @@ from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.findings import Diagnostic, Position
 from clarvis_lsp.knowledge.files import FileKind
+from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.output.paths import PathDisplay
 from clarvis_lsp.rules.catalogue import TRUST_NOTICES
 from clarvis_lsp.rules.selection import RuleSelection

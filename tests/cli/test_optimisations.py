@@ -26,11 +26,11 @@ import pytest
 
 from clarvis_lsp.batch.ahead import CheckAhead
 from clarvis_lsp.batch.listings import Listings
-from clarvis_lsp.batch.memory import paused_collector
 from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.discovery import fs, scan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents import text
+from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.rules import skill_links
 
 ROOTS = (".clarvis/skills", ".agents/skills")

@@ -1,5 +1,8 @@
 """The cyclic garbage collector's policy, decided by the front ends (``--check``, the server), never by the library.
 
+A room of its own, between the library and the front ends: the headless run and the server both use it, and
+neither imports the other (``tests/core/test_architecture.py``).
+
 A scan builds tens of thousands of long-lived objects (documents, YAML nodes, JSON trees) at once. Every allocation
 threshold crossed meanwhile triggers a collection that walks all of them again, and once the scan ends the
 survivors are traversed again as they are promoted: on 20,000 skills that was a third of a check's time. Reference
