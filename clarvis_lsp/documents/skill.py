@@ -274,9 +274,12 @@ class UnparsedSkill:
 # break for any YAML version (U+0085, U+2028, U+2029), a byte-order mark, a surrogate, a non-character, anything
 # outside the Basic Multilingual Plane. Negated, the class compiles in a millisecond; spelled out, in eight.
 _NOT_TEXT = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff"
+# Letters a plain scalar may start with and still be a string: ASCII, and the Latin, Greek, Cyrillic, CJK, kana
+# and Hangul blocks (no YAML indicator, space or line break among them, and no resolver reads them as anything else).
+_LETTERS = "A-Za-z\u00c0-\u024f\u0370-\u1fff\u3040-\u9fff\uac00-\ud7a3"
 # A plain scalar that starts with a letter, digit or one of ``_.(/$~`` (never an indicator), with no ``: `` or
 # `` #`` inside (a mapping value, a comment) and no ``:`` or space at its end.
-_PLAIN = "[A-Za-z0-9_.(/$~](?:(?!: | #)[^" + _NOT_TEXT + "])*(?<![ :])"
+_PLAIN = "[" + _LETTERS + "0-9_.(/$~](?:(?!: | #)[^" + _NOT_TEXT + "])*(?<![ :])"
 _DOUBLE_QUOTED = '"[^"\\\\' + _NOT_TEXT + ']*"'  # without a backslash (no escapes) or a double quote inside
 _SINGLE_QUOTED = "'[^'" + _NOT_TEXT + "]*'"  # without a single quote inside (none doubled)
 _FLOW_WORDS = r"\[(?:[A-Za-z][A-Za-z0-9_./-]*(?:, [A-Za-z][A-Za-z0-9_./-]*)*)?\]"  # a flow list of plain words
@@ -285,14 +288,30 @@ _SIMPLE_VALUE = f"{_PLAIN}|{_DOUBLE_QUOTED}|{_SINGLE_QUOTED}|{_FLOW_WORDS}"
 
 @functools.cache
 def _simple_block() -> re.Pattern[str]:
-    """A plainly simple frontmatter block, each line ``key: value`` or empty (compiled on first use). A key is at
-    most 128 characters: libyaml refuses a key longer than 1,024, and no real key comes near either."""
-    return re.compile(rf"(?:[A-Za-z][A-Za-z0-9_-]{{0,127}}:(?: (?:{_SIMPLE_VALUE}))?\n|\n)*")
+    """A plainly simple frontmatter block (compiled on first use): each line ``key: value``, or empty, or a ``key:``
+    followed by lines ``  key: value`` indented by two spaces (a one-level mapping, as ``metadata:`` usually
+    is). A key is at most 128 characters: libyaml refuses a key longer than 1,024, and no real key comes near
+    either."""
+    key = "[A-Za-z][A-Za-z0-9_-]{0,127}"
+    line = rf"{key}:(?: (?:{_SIMPLE_VALUE}))?\n"
+    nested = rf"{key}:\n(?:  {line})+"
+    block_scalar = rf"{key}: [>|]-?\n(?:  {_BLOCK_LINE}\n)+"
+    return re.compile(rf"(?:{nested}|{block_scalar}|{line}|\n)*")
 
 
-_SIMPLE_FIELD = {key: re.compile(rf"^{key}: (.*)$", re.MULTILINE) for key in ("name", "description")}
+# A line of a block scalar (``>-``, ``>``, ``|-``, ``|``) that reads as it is: indented by exactly the two spaces of
+# the first line (no more-indented line, which folding keeps apart), no trailing space, nothing a scalar may not hold.
+_BLOCK_LINE = "[^ " + _NOT_TEXT + "](?:[^" + _NOT_TEXT + "]*[^ " + _NOT_TEXT + "])?"
+_BLOCK_FIELD = {
+    key: re.compile(rf"^{key}: ([>|]-?)\n((?:  [^\n]*\n)+)", re.MULTILINE) for key in ("name", "description")
+}
+
+
+# Every top-level line of the key, with or without a value: a second one (even ``name:`` alone) is a duplicate.
+_SIMPLE_FIELD = {key: re.compile(rf"^{key}:(?: (.*))?$", re.MULTILINE) for key in ("name", "description")}
 _NOT_A_STRING = frozenset({"true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"})
-_PLAIN_STRING = re.compile(r"[A-Za-z]")
+_PLAIN_STRING = re.compile(f"[{_LETTERS}]")
+_BLOCK_INDICATORS = frozenset({">-", ">", "|-", "|"})
 
 SIMPLE_IDENTITY = True  # Kept: −12 % CPU of discovery (the server's first scan) at 20,000 realistic skills
 """Discovery reads a plainly simple frontmatter's name and description without composing it (a differential test
@@ -323,12 +342,18 @@ def simple_identity(text: str) -> tuple[str, str] | None:
     if not _simple_block().fullmatch(block):
         return None
     found: list[str] = []
-    for pattern in _SIMPLE_FIELD.values():
+    for key, pattern in _SIMPLE_FIELD.items():
         values = pattern.findall(block)
-        if len(values) != 1:
+        if len(values) != 1 or not values[0]:
             return None
         raw: str = values[0]
-        if raw[:1] in ("'", '"'):
+        if raw in _BLOCK_INDICATORS:
+            scalar = _BLOCK_FIELD[key].search(block)
+            if scalar is None:
+                return None
+            lines = [line[2:] for line in scalar.group(2).split("\n")[:-1]]
+            value = (" " if raw[0] == ">" else "\n").join(lines) + ("" if raw.endswith("-") else "\n")
+        elif raw[:1] in ("'", '"'):
             value = raw[1:-1]
         elif _PLAIN_STRING.match(raw) and raw not in _NOT_A_STRING:
             value = raw

@@ -59,6 +59,11 @@ VALUES = (
     "`reserved`",
     "%directive",
     "café — naïve",
+    "Über die Straße",
+    "中文 技能",
+    "Файлов текст",
+    "설정 guide",
+    "×multiplied",
     "line\u2028separator",
     "next\x85line",
     "bom\ufeffinside",
@@ -76,6 +81,12 @@ LINES = st.one_of(
         st.sampled_from(VALUES),
     ),
     st.sampled_from(("", "# a comment", "  indented: value", "- item", "...", "---x", "name: a\r")),
+    # A one-level nested mapping (``metadata:``) and lines that only look like one of its entries.
+    st.sampled_from(("metadata:", "name:", "description:", "  version: \"1.0\"", "  author: example-org")),
+    st.sampled_from(("  name: inner", "   three: spaces", "  - item", "  flag: true", "\tversion: 1", "  x:")),
+    # Block scalars (``description: >-`` and its kin) and the lines that continue them, or only look like it.
+    st.sampled_from(("description: >-", "name: >", "description: |", "name: |-", "x: >+", "description: >2")),
+    st.sampled_from(("  folded words", "  true", "  # not a comment", "  trailing ", "    deeper", "  tab\there")),
 )
 
 
@@ -116,17 +127,25 @@ def test_common_frontmatter_is_read_without_a_parse() -> None:
         "a",
         "Quoted: with a colon",
     )
+    with_metadata = '---\nname: a\ndescription: b\nmetadata:\n  version: "0.7.0"\n  author: example-org\n---\n'
+    assert simple_identity(with_metadata) == ("a", "b")
+    folded = "---\nname: a\ndescription: >-\n  Folded over\n  two lines.\nlicense: MIT\n---\n"
+    assert simple_identity(folded) == ("a", "Folded over two lines.")
 
 
 def test_what_needs_the_parse_is_left_to_it() -> None:
     for text in (
         "---\nname: a\ndescription: b\nname: c\n---\n",  # a duplicate key: the last one counts
-        "---\nname: a\ndescription: >\n  folded\n---\n",  # a block scalar
+        "---\nname: a\ndescription: >+\n  kept\n\n---\n",  # a block scalar that keeps its final line breaks
+        "---\nname: a\ndescription: >\n  folded\n    more indented\n---\n",  # a line folding keeps apart
         "---\nname: a # comment\ndescription: b\n---\n",
         "---\nname: a\ndescription: b\n",  # never closed
         "---\r\nname: a\r\ndescription: b\r\n---\r\n",
         "name: a\ndescription: b\n",  # no frontmatter
         "---\nname: 12\ndescription: b\n---\n",  # a number, not a string
         "---\nname: ''\ndescription: b\n---\n",
+        "---\nname: a\ndescription: b\nname:\n---\n",  # a later empty name is a duplicate that wins (null)
+        "---\nname: a\ndescription: b\n  more: c\n---\n",  # an indented line under a key with a value
+        "---\nname:\n  first: a\ndescription: b\n---\n",  # a name that is a mapping
     ):
         assert simple_identity(text) is None, text
