@@ -82,7 +82,7 @@ LINES = st.one_of(
     ),
     st.sampled_from(("", "# a comment", "  indented: value", "- item", "...", "---x", "name: a\r")),
     # A one-level nested mapping (``metadata:``) and lines that only look like one of its entries.
-    st.sampled_from(("metadata:", "name:", "description:", "  version: \"1.0\"", "  author: example-org")),
+    st.sampled_from(("metadata:", "name:", "description:", '  version: "1.0"', "  author: example-org")),
     st.sampled_from(("  name: inner", "   three: spaces", "  - item", "  flag: true", "\tversion: 1", "  x:")),
     # Block scalars (``description: >-`` and its kin) and the lines that continue them, or only look like it.
     st.sampled_from(("description: >-", "name: >", "description: |", "name: |-", "x: >+", "description: >2")),
