@@ -1,5 +1,10 @@
 """The pygls 2 language server: each LSP method registered once (``methods.py``), fanning out to the engine.
 
+One owner of state per workspace: ``clarvis_lsp.workspace.live.Workspace`` holds a workspace's engine
+(configuration, discovery, cross-file findings), its first scan, the findings last published and the pull state,
+and answers ``apply(change) -> Delta``. The session (``session.py``) holds the buffers, folders and settings and
+one ``Workspace`` per directory; ``ClarvisServer`` (``app.py``) sends each delta out. Nothing else keeps state.
+
 An exception inside one handler is logged to the client (``window/logMessage``) and answered as an error for
 that request alone; the server keeps serving.
 """

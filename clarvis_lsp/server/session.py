@@ -211,7 +211,7 @@ class EditorSettings:
 
 
 class Session:
-    """The one owner of the server's buffers, versions, settings and engines (see the module docstring)."""
+    """The buffers, folders and settings, and one ``Workspace`` per workspace directory (see the module docstring)."""
 
     def __init__(self, workspace: Callable[[], DocumentStore], client: SessionClient) -> None:
         self._workspace = workspace
