@@ -163,11 +163,15 @@ class Workspace:
         """``changed`` changed while the first scan runs: what it shows on its own now, the rest after the scan."""
         delta = Delta()
         self.scan_waiting.add(changed)
+        self._add_alone(changed, display, delta, ALONE)
+        return delta
+
+    def _add_alone(self, changed: Path, display: ShowPaths, delta: Delta, reason: str) -> None:
+        """Add what ``changed`` shows on its own (no discovery) to ``delta``, forced for an open buffer."""
         if self.engine.kind_of(changed) is not None:
             alone = self.findings_for([changed], display, alone=True, errors=delta.errors)[changed]
             if self.record(changed, alone, force=changed in self.open)[0]:
-                delta.add(changed, alone, ALONE)
-        return delta
+                delta.add(changed, alone, reason)
 
     def apply(self, changed: Path, display: ShowPaths, newly_checked: Callable[[], set[Path]]) -> Delta:
         """Re-check after ``changed`` changed (on disk or in a buffer), once discovery is known: the file itself,
@@ -186,7 +190,9 @@ class Workspace:
                 engine.cross_by_path()  # the workspace's cross-file findings (the caller decides the collector)
             name_after = engine.discovered.registry.declared_name(changed)
         except StartupError as error:
+            # The edited buffer still gets what it shows on its own, as a pull of it does (``findings_for``).
             delta.errors.append(str(error))
+            self._add_alone(changed, display, delta, EDITED)
             return delta
         # Which copy wins can change with a rename, a new or deleted skill, or settings and plugins.
         delta.skills_changed = first_scan or changed.name != "SKILL.md" or name_before != name_after
@@ -203,9 +209,11 @@ class Workspace:
             visible |= found
         checked = {path for path in visible if engine.kind_of(path) is not None}
         results = self.findings_for(checked, display, errors=delta.errors)
-        for path in sorted(visible - results.keys()):
+        # A configuration file is no file the engine checks: its findings are its loader's (``config_findings``).
+        for path in sorted(visible - results.keys() - self.config_findings.keys()):
             if path in self.published and self.record(path, [])[0]:  # no longer a Clarvis file: cleared
                 delta.add(path, [], NOT_CHECKED)
+                delta.others_changed |= path != changed  # a pull client must ask again for it too
         for path in sorted(results):
             findings = results[path]
             send, changed_findings = self.record(path, findings, force=path == changed and path in self.open)
