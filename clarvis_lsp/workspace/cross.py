@@ -39,8 +39,9 @@ class CrossFindings:
 
     def replace_discovery(self, paths: Iterable[Path], found: Iterable[Diagnostic]) -> None:
         """Discovery's findings on ``paths`` are ``found`` now (which may only concern those paths)."""
-        for path in paths:
-            self._set(path, [item for item in self.files.get(path, []) if not item.code.startswith("discovery/")])
+        for path in paths:  # what is on a path and not the context's is discovery's
+            context = self.context.get(path, [])
+            self._set(path, [item for item in self.files.get(path, []) if item in context])
         for diagnostic in found:
             self.files.setdefault(diagnostic.path, []).append(diagnostic)
 
