@@ -25,6 +25,7 @@ from pathlib import Path
 from clarvis_lsp.discovery.errors import SkillError
 from clarvis_lsp.discovery.fs import is_within, reason
 from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, DirectoryVisit, ScanStrategy
+from clarvis_lsp.discovery.layered import LayeredMap
 from clarvis_lsp.discovery.resources import collect_resources
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DirScan, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
@@ -67,16 +68,18 @@ class RootScan:
             if skill is not None:
                 by_name.setdefault(skill.name, []).append(dir_name)
         kept = {name: _skill_of(dirs[dir_names[0]]) for name, dir_names in by_name.items()}
-        self._init(root, root_index, dirs, order, by_name, kept, tuple(root_warnings))
+        self._init(
+            root, root_index, LayeredMap(dirs), order, LayeredMap(by_name), LayeredMap(kept), tuple(root_warnings)
+        )
 
     def _init(
         self,
         root: SkillRoot,
         root_index: int,
-        dirs: dict[str, DirScan],
+        dirs: LayeredMap[str, DirScan],
         order: list[str],
-        by_name: dict[str, list[str]],
-        kept: dict[str, SkillInfo],
+        by_name: LayeredMap[str, list[str]],
+        kept: LayeredMap[str, SkillInfo],
         root_warnings: tuple[DiscoveryWarning, ...],
     ) -> None:
         self.root = root
@@ -188,32 +191,33 @@ class RootScan:
         if old_entry is None and new_entry is None:
             return self
         # Copy-on-write: the old scan stays valid for whoever still holds it. Only the (at most two) names this
-        # directory declared before and after are recomputed; copying the dictionaries is a memcpy-speed step.
-        dirs = dict(self._dirs)
+        # directory declared before and after are recomputed, and the indexes are layered maps: an update copies
+        # its changes, not the root's 12,500 entries (``discovery/layered.py``).
+        dirs = self._dirs
         order = self._order
-        by_name = dict(self._by_name)
-        kept = dict(self._kept)
+        by_name = self._by_name
+        kept = self._kept
         if old_entry is not None and old_entry.skill is not None:
             old_name = old_entry.skill.name
             remaining = [d for d in by_name[old_name] if d != dir_name]
             if remaining:
-                by_name[old_name] = remaining
-                kept[old_name] = _skill_of(dirs[remaining[0]])
+                by_name = by_name.set(old_name, remaining)
+                kept = kept.set(old_name, _skill_of(dirs[remaining[0]]))
             else:
-                del by_name[old_name]
-                del kept[old_name]
+                by_name = by_name.without(old_name)
+                kept = kept.without(old_name)
         if new_entry is None:
-            del dirs[dir_name]
+            dirs = dirs.without(dir_name)
             order = [d for d in order if d != dir_name]
         else:
-            dirs[dir_name] = new_entry
+            dirs = dirs.set(dir_name, new_entry)
             if old_entry is None:
                 order = sorted([*order, dir_name])
             if new_entry.skill is not None:
                 new_name = new_entry.skill.name
                 names = sorted([*by_name.get(new_name, []), dir_name])
-                by_name[new_name] = names
-                kept[new_name] = _skill_of(dirs[names[0]])
+                by_name = by_name.set(new_name, names)
+                kept = kept.set(new_name, _skill_of(dirs[names[0]]))
                 if strict and len(names) > 1:
                     raise _duplicate_error(_skill_of(dirs[names[1]]), kept[new_name])
         result = RootScan.__new__(RootScan)
