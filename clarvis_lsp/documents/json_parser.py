@@ -538,10 +538,31 @@ _RECOVERY: tuple[Callable[[_Parser, Frame, int, int, int, bool, bool], bool], ..
 )
 
 
+_RECENT: dict[int, tuple[str, JsonDocument]] = {}
+"""The last few texts parsed, by identity: one edit of a settings.json is read by its own rules, the hooks run limit
+and the name collisions, each given the same buffer string, and parsed once for all of them. Keyed by ``id`` with
+the text kept beside it, so a reused id never answers for another string; documents are never modified. Only
+texts up to ``RECENT_MAX_CHARS`` are kept: a large marketplace's tree is not held after its check."""
+RECENT_TEXTS = 8
+RECENT_MAX_CHARS = 256 * 1024
+
+
 def parse_json(text: str) -> JsonDocument:
     """Parse ``text`` (BOM already stripped) into a position-keeping tree. Never raises."""
+    cached = _RECENT.get(id(text))
+    if cached is not None and cached[0] is text:
+        return cached[1]
     parser = _Parser(text)
     parser.run()
     errors = sorted(parser.errors[:MAX_ERRORS], key=lambda error: (error.start, error.end))
     errors.extend(parser.errors[MAX_ERRORS:])  # the "too many errors" note stays last
-    return JsonDocument(text, LineIndex(text), parser.root, errors, parser.duplicates)
+    document = JsonDocument(text, LineIndex(text), parser.root, errors, parser.duplicates)
+    if len(text) > RECENT_MAX_CHARS:
+        return document
+    _RECENT[id(text)] = (text, document)
+    while len(_RECENT) > RECENT_TEXTS:
+        try:
+            _RECENT.pop(next(iter(_RECENT)), None)
+        except (StopIteration, RuntimeError):  # another thread (a first scan) changed it meanwhile
+            break
+    return document

@@ -392,6 +392,8 @@ class WorkspaceEngine:
         if read is None:
             return None
         text, findings = read
+        if info is not None and _holds_text(info, text):  # the buffer discovery just read: one parse for both
+            return info.document, findings
         return parse_skill(path, text), findings
 
     def check_file(self, path: Path) -> list[Diagnostic]:
@@ -665,6 +667,13 @@ class WorkspaceEngine:
         """A file's text (the overlay wins), or None when it cannot be read."""
         read = self.read(path)
         return read[0] if read is not None else None
+
+
+def _holds_text(info: SkillInfo, text: str) -> bool:
+    """Whether discovery's copy was read from this very text object (the open buffer, read once)."""
+    parsed = info.parsed
+    held = parsed.text if isinstance(parsed, SkillDocument) else parsed.content
+    return held is text
 
 
 def _plugin_manifests_of(paths: set[Path]) -> set[Path]:
