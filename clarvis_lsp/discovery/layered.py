@@ -50,6 +50,11 @@ class LayeredMap(Mapping[K, V], Generic[K, V]):
         layered._base, layered._changes, layered._length = base, changes, length
         return layered
 
+    def view(self) -> Mapping[K, V]:
+        """A read-only mapping of the same entries: the base dict itself while there are no changes (its lookups
+        run at a dict's speed, which the registry's name lookups over every skill notice), else this map."""
+        return self if self._changes else self._base
+
     def set(self, key: K, value: V) -> LayeredMap[K, V]:
         changes = dict(self._changes)
         changes[key] = value

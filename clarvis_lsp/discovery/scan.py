@@ -95,7 +95,7 @@ class RootScan:
     @property
     def skills(self) -> Mapping[str, SkillInfo]:
         """Name → the copy this root contributes (within-root duplicates already resolved)."""
-        return self._kept
+        return self._kept.view()
 
     @property
     def dir_names(self) -> tuple[str, ...]:
