@@ -171,13 +171,18 @@ class ClarvisServer(LanguageServer):
             await self.work_done_progress.create_async(token)
         except Exception:  # a client that refuses the token just gets no progress
             return None
-        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=True))
         return token
 
     def report_progress(self, token: str, root_index: int, done: int, total: int) -> None:
         percentage = int(100 * done / total) if total else 100
         message = f"Discovering skills… {done:,}/{total:,} (root {root_index + 1})"
         self.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=percentage))
+
+    def progress_cancelled(self, token: str) -> bool:
+        """pygls cancels the token's future when the client sends ``window/workDoneProgress/cancel``."""
+        future = self.work_done_progress.tokens.get(token)
+        return future is not None and future.cancelled()
 
     def end_progress(self, token: str, message: str) -> None:
         self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))

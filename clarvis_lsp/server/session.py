@@ -160,12 +160,19 @@ class SessionClient(Protocol):
 
     def end_progress(self, token: str, message: str) -> None: ...
 
+    def progress_cancelled(self, token: str) -> bool:
+        """Whether the user cancelled the progress ``token`` (asked from the scan's worker thread)."""
+
     def scan_ended(self, workspace: WorkspaceState) -> None:
         """``workspace``'s first scan ended (its ``scan_waiting`` files were checked on their own meanwhile)."""
 
 
 class ScanSuperseded(Exception):
     """Raised inside a first scan whose engine was replaced meanwhile, to stop it early."""
+
+
+class ScanCancelled(Exception):
+    """Raised inside a first scan the user cancelled from its progress, to stop it."""
 
 
 @dataclass
@@ -461,6 +468,8 @@ class Session:
         workspace = self.workspaces.get(engine.directory)
         if engine.is_discovered or (workspace is not None and workspace.engine is engine and workspace.scan_failed):
             return True
+        if workspace is not None and workspace.engine is engine and workspace.scan_cancelled:
+            return False  # cancelled by the user: no scan until ``resume_scan``
         if engine not in self.scans:
             try:
                 asyncio.get_running_loop()
@@ -475,7 +484,10 @@ class Session:
         gets the discovery of the engine that replaced it."""
         if self.ready(engine):
             return True
-        scan = asyncio.shield(self.scans[engine])
+        running = self.scans.get(engine)
+        if running is None:  # cancelled: answer without discovery rather than wait for a scan that will not come
+            return False
+        scan = asyncio.shield(running)
         try:
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
         except asyncio.TimeoutError:
@@ -492,6 +504,13 @@ class Session:
             engine.adopt(superseded_by)
         return self.ready(engine)
 
+    def resume_scan(self, path: Path) -> None:
+        """A file was saved or changed on disk: a workspace whose first scan the user cancelled scans again."""
+        workspace = self.workspace_for(path)
+        if workspace.scan_cancelled:
+            workspace.scan_cancelled = False
+            self.ready(workspace.engine)
+
     def _superseded(self, engine: WorkspaceEngine) -> bool:
         """Whether ``engine`` was replaced (its configuration changed) or dropped (its folder was removed)."""
         workspace = self.workspaces.get(engine.directory)
@@ -505,6 +524,8 @@ class Session:
         def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
             if self._superseded(engine):
                 raise ScanSuperseded  # the settings changed: the engine that replaced this one scans anew
+            if token is not None and self._client.progress_cancelled(token):
+                raise ScanCancelled
             if token is not None:
                 loop.call_soon_threadsafe(self._client.report_progress, token, root_index, done, total)
 
@@ -514,11 +535,16 @@ class Session:
             with paused_collector():
                 detached.warm(progress)
 
-        superseded = False
+        superseded = cancelled = False
         try:
             await loop.run_in_executor(None, warm)
         except ScanSuperseded:
             superseded = True  # the replacement's scan re-checks the open files
+        except ScanCancelled:
+            cancelled = True
+            workspace = self.workspaces.get(engine.directory)
+            if workspace is not None and workspace.engine is engine:
+                workspace.scan_cancelled = True
         except Exception as error:  # StartupError or a bug: the synchronous path reports it where it is handled
             workspace = self.workspaces.get(engine.directory)
             if workspace is not None and workspace.engine is engine:
@@ -536,4 +562,9 @@ class Session:
             self.scans.pop(engine, None)
             if token is not None:
                 count = len(engine.discovered.registry) if engine.is_discovered else 0
-                self._client.end_progress(token, "stopped: the settings changed" if superseded else f"{count} skills")
+                message = f"{count} skills"
+                if superseded:
+                    message = "stopped: the settings changed"
+                elif cancelled:
+                    message = "cancelled: each file is checked on its own until one is saved"
+                self._client.end_progress(token, message)

@@ -105,6 +105,9 @@ class Workspace:
     scan_waiting: set[Path] = field(default_factory=set)
     """Files checked on their own while the first scan runs: checked in full when it ends."""
     scan_failed: bool = False
+    scan_cancelled: bool = False
+    """The user cancelled the first scan: files are checked on their own, and discovery waits until a file of the
+    workspace is saved or changes on disk, or the configuration changes (``resume_scan``)."""
     models: dict[object, Any] = field(default_factory=dict)
     """What features compute once per engine state (the effective configuration per trust setting)."""
 
@@ -118,6 +121,7 @@ class Workspace:
         self.engine = engine
         self.scan_waiting = set()
         self.scan_failed = False
+        self.scan_cancelled = False
         self.models = {}
 
     # -- findings ----------------------------------------------------------------------------------------------

@@ -136,3 +136,42 @@ async def test_a_scan_the_settings_made_obsolete_stops(client: ClarvisClient, wo
 
     await client.wait_for(lambda: len(ends()) == 2)
     assert sorted(ends()) == ["4000 skills", "stopped: the settings changed"]
+
+
+async def test_the_first_scan_can_be_cancelled(client: ClarvisClient, workspace: Path) -> None:
+    """The scan's progress is cancellable: cancelled from the client (VS Code's Cancel button on the notification),
+    the scan stops and says so, the opened file keeps what it shows on its own and its requests are answered, and a
+    save of a file of the workspace starts discovery again, which brings the cross-file finding."""
+    window = client.capabilities.window if client.capabilities else None
+    if window is None or not window.work_done_progress:
+        pytest.skip("the client shows no work-done progress")
+    loser = workspace / ".agents/skills/skill-00000/SKILL.md"
+
+    def begun() -> list[tuple[types.ProgressToken, types.WorkDoneProgressBegin]]:
+        return [
+            (token, report)
+            for token, reports in client.progress_reports.items()
+            if str(token).startswith("clarvis-scan-")
+            for report in reports
+            if isinstance(report, types.WorkDoneProgressBegin)
+        ]
+
+    open_document(client, loser)
+    await client.wait_for(lambda: bool(begun()))
+    token, begin = begun()[0]
+    assert begin.cancellable is True
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    await client.wait_for(lambda: _scan_ended(client))
+    end = client.progress_reports[token][-1]
+    assert isinstance(end, types.WorkDoneProgressEnd) and (end.message or "").startswith("cancelled"), end
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(loser.as_uri()), types.Position(2, 3))
+    )
+    assert hover is not None
+    if is_neovim(client):  # pulled: what the file shows on its own, no wait for a scan that does not come
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=loser.as_uri()))
+        )
+        assert "discovery/shadowed" not in [str(item.code) for item in items_of(report)]
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(loser.as_uri())))
+    assert await shown_codes(client, loser) == ["discovery/shadowed"]

@@ -93,7 +93,8 @@ async def _document_findings(server: ClarvisServer, engine: WorkspaceEngine, pat
         alone = server.findings_for(engine, [path], alone=True)[path]
         if alone:
             return alone
-    await server.session.scanned(engine)
+    if not await server.session.scanned(engine):  # the user cancelled the scan: what the file shows on its own
+        return server.findings_for(engine, [path], alone=True)[path]
     return server.findings_for(engine, [path])[path]
 
 

@@ -44,6 +44,7 @@ def did_change(server: ClarvisServer, params: types.DidChangeTextDocumentParams)
 def did_save(server: ClarvisServer, params: types.DidSaveTextDocumentParams) -> None:
     path = uri_to_path(params.text_document.uri)
     if path is not None and _ours(server, path):
+        server.session.resume_scan(path)  # a save resumes a first scan the user cancelled
         server.refresh(path)
 
 

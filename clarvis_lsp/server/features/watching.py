@@ -37,6 +37,7 @@ def did_change_watched_files(server: ClarvisServer, params: types.DidChangeWatch
         recheck_open_documents(server)
         return
     for path in paths:
+        server.session.resume_scan(path)  # a change on disk resumes a first scan the user cancelled
         if path not in server.session.buffers:  # an open buffer wins over the disk until it is closed
             server.refresh(path)
 
