@@ -148,13 +148,12 @@ async def test_the_first_scan_can_be_cancelled(client: ClarvisClient, workspace:
     loser = workspace / ".agents/skills/skill-00000/SKILL.md"
 
     def begun() -> list[tuple[types.ProgressToken, types.WorkDoneProgressBegin]]:
-        return [
-            (token, report)
-            for token, reports in client.progress_reports.items()
-            if str(token).startswith("clarvis-scan-")
-            for report in reports
-            if isinstance(report, types.WorkDoneProgressBegin)
-        ]
+        found: list[tuple[types.ProgressToken, types.WorkDoneProgressBegin]] = []
+        for token, reports in client.progress_reports.items():
+            for report in reports:
+                if str(token).startswith("clarvis-scan-") and isinstance(report, types.WorkDoneProgressBegin):
+                    found.append((token, report))
+        return found
 
     open_document(client, loser)
     await client.wait_for(lambda: bool(begun()))
