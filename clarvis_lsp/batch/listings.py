@@ -19,6 +19,8 @@ class Listings:
     """Directory listings kept for one run. Only successful listings are kept: a directory that cannot be listed is
     asked again, so each caller meets the error and reports it its own way."""
 
+    rereads = False  # a run is short: a SKILL.md's bytes are kept rather than read twice
+
     def __init__(self) -> None:
         self._sorted: dict[str, list[os.DirEntry[str]]] = {}
         self._paths: dict[str, Path] = {}

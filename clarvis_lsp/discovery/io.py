@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 class DirectoryReader(Protocol):
     """What discovery asks of the file system. Every path is a normalised absolute path string."""
 
+    rereads: bool
+    """Whether a SKILL.md discovery did not parse keeps no copy of its bytes, and is read again when its document
+    is asked for: a long-lived process keeps every skill it found (at 50,000 realistic skills, 290 MiB of SKILL.md
+    files), and asks for few of their documents."""
+
     def list_sorted(self, directory: str) -> list[os.DirEntry[str]]:
         """The entries of ``directory`` sorted by name (raises ``OSError`` as ``os.scandir`` does)."""
         ...
@@ -51,7 +56,10 @@ class DirectoryReader(Protocol):
 class OsReader:
     """The operating system, asked every time: a tree that changes under the reader (an editor's) is read as it is."""
 
-    __slots__ = ()
+    __slots__ = ("rereads",)
+
+    def __init__(self, *, rereads: bool = False) -> None:
+        self.rereads = rereads
 
     def list_sorted(self, directory: str) -> list[os.DirEntry[str]]:
         return list_sorted(directory)
@@ -67,6 +75,8 @@ class OsReader:
 
 
 OS_READER: DirectoryReader = OsReader()
+REREADING_OS_READER: DirectoryReader = OsReader(rereads=True)
+"""The operating system, keeping no copy of an unparsed SKILL.md's bytes (the language server's engines)."""
 
 DirectoryWork = Callable[[Sequence[str]], "dict[str, DirScan | None]"]
 """Reads the named directories of one root and returns each one's result (None: nothing there to report)."""

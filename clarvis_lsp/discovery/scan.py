@@ -438,7 +438,7 @@ def read_skill_dir(
         )
         return DirScan(dir_name, warnings=tuple(warnings))
 
-    content: str | bytes  # what an unparsed copy keeps: the bytes read when they decode as they are (UnparsedSkill)
+    content: str | bytes | Callable[[], str]  # what an unparsed copy keeps: the bytes read, or how to read them again
     if buffer is not None:
         content = text = strip_bom(buffer)
     else:
@@ -448,7 +448,12 @@ def read_skill_dir(
             return DirScan(dir_name, warnings=tuple(warnings))
         decoded = decode(data)
         text = decoded.text
-        content = text if decoded.invalid_utf8_offset is not None else data[3:] if decoded.had_bom else data
+        if decoded.invalid_utf8_offset is not None:
+            content = text
+        elif reader.rereads:
+            content = _read_again(reader, skill_md, follow)
+        else:
+            content = data[3:] if decoded.had_bom else data
 
     path = reader.path(skill_md)
     identity = None if parse_now else simple_identity(text)
@@ -476,6 +481,17 @@ def read_skill_dir(
     )
     skill = skill_info(root, root_index, path, name, description, parsed, resources)
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
+
+
+def _read_again(reader: DirectoryReader, path: str, follow: bool) -> Callable[[], str]:
+    """How to read a SKILL.md's text again when its document is asked for (empty if it has gone since: the file's
+    event then re-reads its directory)."""
+
+    def read() -> str:
+        data, _why = reader.read(path, follow)
+        return decode(data).text if data is not None else ""
+
+    return read
 
 
 def skill_info(

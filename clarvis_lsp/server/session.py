@@ -54,6 +54,7 @@ from clarvis_lsp.config.project import (
 )
 from clarvis_lsp.discovery import StartupError, find_workspaces, nearest_workspace
 from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
+from clarvis_lsp.discovery.io import REREADING_OS_READER
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.findings import Diagnostic, Position
 from clarvis_lsp.knowledge.files import FileKind
@@ -394,6 +395,7 @@ class Session:
             config=config,
             home=self.home,
             overlay=self.buffers,
+            reader=REREADING_OS_READER,  # a long-lived process keeps no copy of every SKILL.md it found
             trusted=self.settings.trust_workspace,
             rules=RuleSelection(ignore=TRUST_NOTICES if self.settings.trust_workspace else ()),
         )
