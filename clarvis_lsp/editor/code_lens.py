@@ -7,7 +7,6 @@ from pathlib import Path
 
 from clarvis_lsp.editor.places import (
     Location,
-    discovered_of,
     display_path,
     name_location,
     skill_document,
@@ -15,7 +14,7 @@ from clarvis_lsp.editor.places import (
 from clarvis_lsp.findings import Range
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules.discovery import name_range
-from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 
 @dataclass(frozen=True)
@@ -27,12 +26,12 @@ class OverrideLens:
     locations: tuple[Location, ...]
 
 
-def override_lenses(engine: WorkspaceEngine, path: Path, text: str) -> list[OverrideLens]:
+def override_lenses(view: WorkspaceView, path: Path, text: str) -> list[OverrideLens]:
     """The note on a skill's ``name``: "overrides N copies" on a winner, "shadowed by <path>" on a loser and
     "skipped: <path> declares this name first" on a within-root duplicate; nothing on a skill with one copy."""
-    if engine.kind_of(path) is not FileKind.SKILL:
+    if view.kind_of(path) is not FileKind.SKILL:
         return []
-    found = discovered_of(engine)
+    found = view.discovered
     if found is None:
         return []
     document = skill_document(path, text)
@@ -46,7 +45,7 @@ def override_lenses(engine: WorkspaceEngine, path: Path, text: str) -> list[Over
         if winner is None:
             return []
         if winner.path != info.path:
-            title = f"shadowed by {display_path(winner.path, engine)}"
+            title = f"shadowed by {display_path(winner.path, view)}"
             return [OverrideLens(here, title, (name_location(winner),))]
         losers = registry.shadowed(info.name)
         if not losers:
@@ -60,5 +59,5 @@ def override_lenses(engine: WorkspaceEngine, path: Path, text: str) -> list[Over
     kept = registry.by_path(skipped.warning.other)
     if kept is None:
         return []
-    title = f"skipped: {display_path(kept.path, engine)} declares this name first"
+    title = f"skipped: {display_path(kept.path, view)} declares this name first"
     return [OverrideLens(here, title, (name_location(kept),))]

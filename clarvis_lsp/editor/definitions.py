@@ -22,7 +22,6 @@ from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.editor.places import (
     FILE_START,
     Location,
-    discovered_of,
     name_location,
     on_name,
     on_node,
@@ -38,17 +37,17 @@ from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.rules.discovery import name_range, names_at
 from clarvis_lsp.rules.plugin_paths import path_inside
 from clarvis_lsp.workspace.discovered import Discovered
-from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 
 def definition(
-    engine: WorkspaceEngine, path: Path, text: str, position: Position, kind: FileKind | None = None
+    view: WorkspaceView, path: Path, text: str, position: Position, kind: FileKind | None = None
 ) -> list[Location]:
     """Where the reference under ``position`` points; empty when nothing there refers to anything."""
-    kind = engine.kind_of(path) if kind is None else kind
+    kind = view.kind_of(path) if kind is None else kind
     if kind not in (FileKind.SKILL, FileKind.PLUGIN, FileKind.SETTINGS):
         return []
-    found = discovered_of(engine)
+    found = view.discovered
     if found is None:
         return []
     if kind is FileKind.SKILL:
@@ -58,8 +57,8 @@ def definition(
         return []
     offset = document.lines.offset(position)
     if kind is FileKind.PLUGIN:
-        return _plugin_definition(engine, found, path, document.root, offset)
-    return _settings_definition(engine, found, document.root, offset)
+        return _plugin_definition(view, found, path, document.root, offset)
+    return _settings_definition(view, found, document.root, offset)
 
 
 def _skill_definition(found: Discovered, path: Path, document: SkillDocument, position: Position) -> list[Location]:
@@ -76,25 +75,25 @@ def _skill_definition(found: Discovered, path: Path, document: SkillDocument, po
 
 
 def _plugin_definition(
-    engine: WorkspaceEngine, found: Discovered, path: Path, root: JsonObject, offset: int
+    view: WorkspaceView, found: Discovered, path: Path, root: JsonObject, offset: int
 ) -> list[Location]:
     plugin_dir = path.parent
     bootstrap = root.value_of("bootstrapSkill")
     name = string_value(bootstrap)
     if name is not None and on_node(bootstrap, offset):
-        skill = plugin_skill(engine, found, plugin_dir, name)
+        skill = plugin_skill(view, found, plugin_dir, name)
         return [name_location(skill)] if skill is not None else []
     hooks = root.value_of("hooks")
     relative = string_value(hooks)
     if relative is not None and on_node(hooks, offset):
         # A path that leaves the plugin is reported (plugin/path-escapes) and never opened (SPEC §9).
-        target = path_inside(plugin_dir, relative, follow_symlinks=engine.config.follow_symlinks)
-        if target is not None and (target.is_file() or target in engine.overlay):
+        target = path_inside(plugin_dir, relative, follow_symlinks=view.config.follow_symlinks)
+        if target is not None and (target.is_file() or target in view.overlay):
             return [Location(target, FILE_START)]
     return []
 
 
-def _settings_definition(engine: WorkspaceEngine, found: Discovered, root: JsonObject, offset: int) -> list[Location]:
+def _settings_definition(view: WorkspaceView, found: Discovered, root: JsonObject, offset: int) -> list[Location]:
     enabled = root.value_of("enabledPlugins")
     if not isinstance(enabled, JsonArray):
         return []
@@ -105,26 +104,26 @@ def _settings_definition(engine: WorkspaceEngine, found: Discovered, root: JsonO
         plugin = found.plugins.get(name)
         if plugin is None:
             return []
-        location = plugin_location(engine, plugin.manifest, plugin.directory)
+        location = plugin_location(view, plugin.manifest, plugin.directory)
         return [location] if location is not None else []
     return []
 
 
 def references(
-    engine: WorkspaceEngine, path: Path, text: str, position: Position, *, include_declaration: bool = True
+    view: WorkspaceView, path: Path, text: str, position: Position, *, include_declaration: bool = True
 ) -> list[Location]:
     """On a skill's ``name``: every copy of that name, winner first, then by precedence, then the within-root
     duplicates that were skipped. In an agent file: every skill whose ``agent`` names it. On a plugin.json's
     ``name``: its ``enabledPlugins`` entries and the marketplace entries of that name. ``include_declaration=False``
     leaves out the declaration itself."""
-    kind = engine.kind_of(path)
-    found = discovered_of(engine)
+    kind = view.kind_of(path)
+    found = view.discovered
     if found is None:
         return []
     if kind is FileKind.AGENT:
         return _agent_references(found, path)
     if kind is FileKind.PLUGIN:
-        return _plugin_references(engine, path, text, position, include_declaration=include_declaration)
+        return _plugin_references(view, path, text, position, include_declaration=include_declaration)
     if kind is not FileKind.SKILL:
         return []
     name = on_name(skill_document(path, text), position)
@@ -154,7 +153,7 @@ def _agent_references(found: Discovered, path: Path) -> list[Location]:
 
 
 def _plugin_references(
-    engine: WorkspaceEngine, path: Path, text: str, position: Position, *, include_declaration: bool
+    view: WorkspaceView, path: Path, text: str, position: Position, *, include_declaration: bool
 ) -> list[Location]:
     """On plugin.json's ``name`` value: where the plugin is enabled (workspace and personal settings) and the
     marketplace entries of that name."""
@@ -168,11 +167,11 @@ def _plugin_references(
         return []
     name = member.value.value
     locations = [Location(path, name_at)] if include_declaration else []
-    for settings in (layout.settings_file(engine.directory), layout.settings_file(engine.home)):
-        locations += _string_items(engine, settings, ("enabledPlugins",), name)
-    for marketplace in engine.files():
-        if engine.kind_of(marketplace) is FileKind.MARKETPLACE:
-            locations += _marketplace_entries(engine, marketplace, name)
+    for settings in (layout.settings_file(view.directory), layout.settings_file(view.home)):
+        locations += _string_items(view, settings, ("enabledPlugins",), name)
+    for marketplace in view.files():
+        if view.kind_of(marketplace) is FileKind.MARKETPLACE:
+            locations += _marketplace_entries(view, marketplace, name)
     return locations
 
 
@@ -181,8 +180,8 @@ def _contains(where: Range, position: Position) -> bool:
     return (where.start.line, where.start.character) <= key <= (where.end.line, where.end.character)
 
 
-def _string_items(engine: WorkspaceEngine, path: Path, key: tuple[str, ...], value: str) -> list[Location]:
-    text = engine.read_text(path)
+def _string_items(view: WorkspaceView, path: Path, key: tuple[str, ...], value: str) -> list[Location]:
+    text = view.read_text(path)
     if text is None:
         return []
     document = parse_json(text)
@@ -195,8 +194,8 @@ def _string_items(engine: WorkspaceEngine, path: Path, key: tuple[str, ...], val
     return [Location(path, document.node_range(item)) for item in node.items if item.value == value]
 
 
-def _marketplace_entries(engine: WorkspaceEngine, path: Path, value: str) -> list[Location]:
-    text = engine.read_text(path)
+def _marketplace_entries(view: WorkspaceView, path: Path, value: str) -> list[Location]:
+    text = view.read_text(path)
     if text is None:
         return []
     document = parse_json(text)

@@ -22,7 +22,7 @@ from clarvis_lsp.discovery.skills import SkillInfo
 from clarvis_lsp.editor.places import display_path, root_label
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 __all__ = [
     "DESCRIPTION_HINT",
@@ -50,17 +50,17 @@ class NewSkill:
     text: str
 
 
-def new_skill(engine: WorkspaceEngine, created: Path) -> NewSkill | None:
+def new_skill(view: WorkspaceView, created: Path) -> NewSkill | None:
     """What a newly created ``created`` (a SKILL.md, or a folder in a skill root) is filled with, or None: not a
     skill's place, or it holds something already."""
     if created.name == layout.SKILL_FILE:
-        if engine.kind_of(created) is not FileKind.SKILL or not _in_a_skill_root(engine, created.parent):
+        if view.kind_of(created) is not FileKind.SKILL or not _in_a_skill_root(view, created.parent):
             return None
-        text = engine.read_text(created)
+        text = view.read_text(created)
         if text is None or text.strip():
             return None  # the user's text (or a file that cannot be read) is never replaced
         return NewSkill(created, False, frontmatter(created.parent.name))
-    if not _in_a_skill_root(engine, created) or not os.path.isdir(created) or any(os.scandir(created)):
+    if not _in_a_skill_root(view, created) or not os.path.isdir(created) or any(os.scandir(created)):
         return None
     return NewSkill(created / layout.SKILL_FILE, True, frontmatter(created.name))
 
@@ -72,10 +72,13 @@ def frontmatter(name: str) -> str:
     return f"---\nname: {written}\ndescription: {DESCRIPTION_HINT}\n---\n\n"
 
 
-def deletion_notices(engine: WorkspaceEngine, deleted: Path) -> list[str]:
+def deletion_notices(view: WorkspaceView, deleted: Path) -> list[str]:
     """What deleting ``deleted`` (a SKILL.md or a folder holding skills) changes: for each winning copy it removes,
-    which copy takes over, or that no copy is left. Deleting a shadowed copy changes nothing active: no notice."""
-    registry = engine.discovered.registry
+    which copy takes over, or that no copy is left. Deleting a shadowed copy changes nothing active: no notice.
+    Nothing without discovery (an invalid configuration: the diagnostics say why)."""
+    if view.discovered is None:
+        return []
+    registry = view.discovered.registry
     inside = str(deleted) + os.sep
     removed = [skill for skill in registry.all_skills() if skill.path == deleted or str(skill.path).startswith(inside)]
     gone = {skill.path for skill in removed}
@@ -84,14 +87,14 @@ def deletion_notices(engine: WorkspaceEngine, deleted: Path) -> list[str]:
         if registry.winner(skill.name) != skill:
             continue
         next_copy = next((other for other in registry.shadowed(skill.name) if other.path not in gone), None)
-        notices.append(_notice(engine, skill, next_copy))
+        notices.append(_notice(view, skill, next_copy))
     if len(notices) > MAX_NOTICES:
         notices[MAX_NOTICES:] = [f"{len(notices) - MAX_NOTICES} more skills lose their active copy too."]
     return notices
 
 
-def _notice(engine: WorkspaceEngine, skill: SkillInfo, next_copy: SkillInfo | None) -> str:
-    where = f"{display_path(skill.path, engine)} ({root_label(skill)})"
+def _notice(view: WorkspaceView, skill: SkillInfo, next_copy: SkillInfo | None) -> str:
+    where = f"{display_path(skill.path, view)} ({root_label(skill)})"
     if next_copy is None:
         return (
             f'Deleting {where} removes skill "{skill.name}": no other root has a copy, so the agent will no longer '
@@ -99,11 +102,12 @@ def _notice(engine: WorkspaceEngine, skill: SkillInfo, next_copy: SkillInfo | No
         )
     return (
         f'Deleting {where} removes the active copy of skill "{skill.name}": the copy in '
-        f"{display_path(next_copy.path, engine)} ({root_label(next_copy)}) takes over."
+        f"{display_path(next_copy.path, view)} ({root_label(next_copy)}) takes over."
     )
 
 
-def _in_a_skill_root(engine: WorkspaceEngine, directory: Path) -> bool:
+def _in_a_skill_root(view: WorkspaceView, directory: Path) -> bool:
     """Whether ``directory`` is a skill directory of one of the workspace's roots (it need not exist yet)."""
     parent = str(directory.parent)
-    return any(str(scan.root.path) == parent for scan in engine.discovered.registry.scans)
+    found = view.discovered
+    return found is not None and any(str(scan.root.path) == parent for scan in found.registry.scans)

@@ -22,7 +22,7 @@ from clarvis_lsp.editor.rename import RenamePlan, RenameRefused, RenameTarget, r
 from clarvis_lsp.findings import TextEdit
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 __all__ = ["FOLDER_GLOBS", "folder_rename_edits"]
 
@@ -31,37 +31,37 @@ FOLDER_GLOBS = (f"**/{layout.SKILLS_DIR}/*", f"**/{layout.PLUGINS_DIR}/*")
 ``willRenameFiles`` only for what matches)."""
 
 
-def folder_rename_edits(engine: WorkspaceEngine, old: Path, new: Path) -> tuple[TextEdit, ...]:
+def folder_rename_edits(view: WorkspaceView, old: Path, new: Path) -> tuple[TextEdit, ...]:
     """The edits that keep Clarvis finding the skill or plugin in ``old`` once it is renamed to ``new``; none when
     ``old`` is neither, its name did not follow its directory, or ``new``'s name is not a valid name."""
     if old.parent != new.parent or old.name == new.name:
         return ()  # a move to another parent is not a rename of the name
-    target = _skill_target(engine, old) or _plugin_target(engine, old)
+    target = _skill_target(view, old) or _plugin_target(view, old)
     if target is None or target.name != old.name:
         return ()
     try:
-        plan: RenamePlan = rename_target(engine, target, new.name)
+        plan: RenamePlan = rename_target(view, target, new.name)
     except RenameRefused:
         return ()
     return plan.edits
 
 
-def _skill_target(engine: WorkspaceEngine, directory: Path) -> RenameTarget | None:
+def _skill_target(view: WorkspaceView, directory: Path) -> RenameTarget | None:
     skill_md = directory / layout.SKILL_FILE
-    if engine.kind_of(skill_md) is not FileKind.SKILL:
+    if view.kind_of(skill_md) is not FileKind.SKILL:
         return None
-    text = engine.read_text(skill_md)
+    text = view.read_text(skill_md)
     entry = parse_skill(skill_md, strip_bom(text)).entry("name") if text is not None else None
     if entry is None or not entry.is_scalar or not isinstance(entry.value, str):
         return None
     return RenameTarget("skill", entry.value, entry.value_range, skill_md)
 
 
-def _plugin_target(engine: WorkspaceEngine, directory: Path) -> RenameTarget | None:
+def _plugin_target(view: WorkspaceView, directory: Path) -> RenameTarget | None:
     manifest = directory / layout.PLUGIN_MANIFEST
-    if engine.kind_of(manifest) is not FileKind.PLUGIN:
+    if view.kind_of(manifest) is not FileKind.PLUGIN:
         return None
-    text = engine.read_text(manifest)
+    text = view.read_text(manifest)
     document = parse_json(strip_bom(text)) if text is not None else None
     root = document.root if document is not None else None
     node = root.value_of("name") if isinstance(root, JsonObject) else None

@@ -3,8 +3,9 @@ and workspace symbols (``symbols``), the override lens (``code_lens``), on the s
 (``places``). This module names them together for the server's features.
 
 Engine-level and protocol-free: every answer is a ``Location`` (a path and a code-point ``Range``) or a
-``Symbol`` tree, computed from a ``WorkspaceEngine``'s discovery and the document's current text (an open
-buffer's unsaved text included). ``clarvis_lsp.server.features.navigation`` turns them into LSP messages.
+``Symbol`` tree, computed from a ``WorkspaceView`` (the workspace at one moment, ``clarvis_lsp.workspace.view``)
+and the document's current text (an open buffer's unsaved text included). ``clarvis_lsp.server.features``
+turn them into LSP messages.
 
 What resolves to what is listed in ``definitions``.
 """

@@ -7,15 +7,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clarvis_lsp.discovery import SkillInfo, StartupError
+from clarvis_lsp.discovery import SkillInfo
 from clarvis_lsp.documents.jsondoc import JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.rules.discovery import name_range
 from clarvis_lsp.workspace.discovered import Discovered
-from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.plugin_skills import plugin_skills
+from clarvis_lsp.workspace.view import WorkspaceView
 
 FILE_START = Range.point(0, 0)
 
@@ -26,14 +26,6 @@ class Location:
 
     path: Path
     range: Range
-
-
-def discovered_of(engine: WorkspaceEngine) -> Discovered | None:
-    """The engine's discovery, or None when the configuration is invalid (the diagnostics say why)."""
-    try:
-        return engine.discovered
-    except StartupError:
-        return None
 
 
 def skill_document(path: Path, text: str) -> SkillDocument:
@@ -66,9 +58,9 @@ def name_location(skill: SkillInfo) -> Location:
     return Location(skill.path, name_range(skill.document))
 
 
-def display_path(path: Path, engine: WorkspaceEngine) -> str:
+def display_path(path: Path, view: WorkspaceView) -> str:
     """``path`` as a person reads it: relative to the workspace, else ``~/…``, else absolute."""
-    for base, prefix in ((engine.directory, ""), (engine.home, "~/")):
+    for base, prefix in ((view.directory, ""), (view.home, "~/")):
         try:
             return prefix + path.relative_to(base).as_posix()
         except ValueError:
@@ -105,12 +97,12 @@ def first_file(directory: Path, budget: int = 1000) -> Path | None:
     return None
 
 
-def plugin_location(engine: WorkspaceEngine, manifest: Path | None, directory: Path) -> Location | None:
+def plugin_location(view: WorkspaceView, manifest: Path | None, directory: Path) -> Location | None:
     """The plugin's manifest at its ``name`` value (the file's start when it has none), else its first file."""
     if manifest is None:
         first = first_file(directory)
         return Location(first, FILE_START) if first is not None else None
-    text = engine.read_text(manifest)
+    text = view.read_text(manifest)
     if text is not None:
         document = parse_json(text)
         if isinstance(document.root, JsonObject):
@@ -120,6 +112,6 @@ def plugin_location(engine: WorkspaceEngine, manifest: Path | None, directory: P
     return Location(manifest, FILE_START)
 
 
-def plugin_skill(engine: WorkspaceEngine, found: Discovered, plugin_dir: Path, name: str) -> SkillInfo | None:
+def plugin_skill(view: WorkspaceView, found: Discovered, plugin_dir: Path, name: str) -> SkillInfo | None:
     """The skill ``name`` of the plugin in ``plugin_dir`` (``workspace.plugin_skills``, open buffers first)."""
-    return plugin_skills(found.registry, plugin_dir, engine.overlay).skills.get(name)
+    return plugin_skills(found.registry, plugin_dir, view.overlay).skills.get(name)

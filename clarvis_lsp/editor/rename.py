@@ -27,7 +27,6 @@ from typing import Literal
 
 import yaml
 
-from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.discovery.agents import AgentInfo
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
@@ -38,8 +37,7 @@ from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge import plugin as plugin_facts
 from clarvis_lsp.knowledge import skill as skill_facts
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.workspace.discovered import Discovered
-from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 __all__ = [
     "FileRename",
@@ -89,27 +87,20 @@ class RenamePlan:
 # -- finding the target ------------------------------------------------------------------------------------------
 
 
-def prepare_rename(engine: WorkspaceEngine, path: Path, text: str, position: Position) -> RenameTarget | None:
+def prepare_rename(view: WorkspaceView, path: Path, text: str, position: Position) -> RenameTarget | None:
     """The name under ``position`` that can be renamed, with its exact range; None anywhere else."""
-    kind = engine.kind_of(path)
+    kind = view.kind_of(path)
     text = strip_bom(text)
     if kind in (FileKind.SKILL, FileKind.AGENT):
-        return _yaml_target(engine, kind, path, parse_skill(path, text), position)
+        return _yaml_target(view, kind, path, parse_skill(path, text), position)
     if kind in (FileKind.PLUGIN, FileKind.SETTINGS):
         document = parse_json(text)
         if isinstance(document.root, JsonObject):
             offset = document.lines.offset(position)
             if kind is FileKind.PLUGIN:
-                return _plugin_target(engine, path, document, document.root, offset)
-            return _settings_target(engine, document, document.root, offset)
+                return _plugin_target(view, path, document, document.root, offset)
+            return _settings_target(view, document, document.root, offset)
     return None
-
-
-def _discovered(engine: WorkspaceEngine) -> Discovered | None:
-    try:
-        return engine.discovered
-    except StartupError:
-        return None
 
 
 def _string_entry(entry: FrontmatterEntry | None, position: Position) -> str | None:
@@ -129,20 +120,20 @@ def _within(document: SkillDocument, entry: FrontmatterEntry, part: str) -> Rang
 
 
 def _yaml_target(
-    engine: WorkspaceEngine, kind: FileKind, path: Path, document: SkillDocument, position: Position
+    view: WorkspaceView, kind: FileKind, path: Path, document: SkillDocument, position: Position
 ) -> RenameTarget | None:
     name_entry = document.entry("name")
     name = _string_entry(name_entry, position)
     if name is not None and name_entry is not None:
         if kind is FileKind.SKILL:
             return RenameTarget("skill", name, _within(document, name_entry, name), path)
-        agent = _agent_at(engine, path)
+        agent = _agent_at(view, path)
         if agent is not None and _bare(agent) == name:
             return RenameTarget("agent", name, _within(document, name_entry, name), path)
         return None
     agent_entry = document.entry("agent")
     value = _string_entry(agent_entry, position) if kind is FileKind.SKILL else None
-    found = _discovered(engine)
+    found = view.discovered
     if value is None or agent_entry is None or found is None:
         return None
     info = found.agents.get(value.strip())
@@ -152,8 +143,8 @@ def _yaml_target(
     return RenameTarget("agent", bare, _within(document, agent_entry, bare), info.path)
 
 
-def _agent_at(engine: WorkspaceEngine, path: Path) -> AgentInfo | None:
-    found = _discovered(engine)
+def _agent_at(view: WorkspaceView, path: Path) -> AgentInfo | None:
+    found = view.discovered
     if found is None:
         return None
     return next((agent for agent in found.agents.values() if agent.path == path), None)
@@ -175,7 +166,7 @@ def _inner(document: JsonDocument, node: JsonNode) -> Range:
 
 
 def _plugin_target(
-    engine: WorkspaceEngine, path: Path, document: JsonDocument, root: JsonObject, offset: int
+    view: WorkspaceView, path: Path, document: JsonDocument, root: JsonObject, offset: int
 ) -> RenameTarget | None:
     name_node = root.value_of("name")
     name = _json_string(name_node, offset)
@@ -185,16 +176,14 @@ def _plugin_target(
     skill = _json_string(bootstrap, offset)
     if skill is None or bootstrap is None:
         return None
-    for location in navigation.definition(engine, path, document.text, document.range_of(offset, offset).start):
+    for location in navigation.definition(view, path, document.text, document.range_of(offset, offset).start):
         return RenameTarget("skill", skill, _inner(document, bootstrap), location.path)
     return None
 
 
-def _settings_target(
-    engine: WorkspaceEngine, document: JsonDocument, root: JsonObject, offset: int
-) -> RenameTarget | None:
+def _settings_target(view: WorkspaceView, document: JsonDocument, root: JsonObject, offset: int) -> RenameTarget | None:
     enabled = root.value_of("enabledPlugins")
-    found = _discovered(engine)
+    found = view.discovered
     if not isinstance(enabled, JsonArray) or found is None:
         return None
     for item in enabled.items:
@@ -209,25 +198,25 @@ def _settings_target(
 
 
 def rename(
-    engine: WorkspaceEngine, path: Path, text: str, position: Position, new_name: str, *, can_rename_files: bool
+    view: WorkspaceView, path: Path, text: str, position: Position, new_name: str, *, can_rename_files: bool
 ) -> RenamePlan:
     """Every edit that renames what is under ``position`` to ``new_name``. Raises ``RenameRefused`` when nothing
     there can be renamed, when ``new_name`` is not a valid name of its kind, or when the rename needs a file move
     the editor cannot make or that would overwrite another file."""
-    target = prepare_rename(engine, path, text, position)
+    target = prepare_rename(view, path, text, position)
     if target is None:
         raise RenameRefused("Nothing to rename here: put the cursor on a skill, agent or plugin name.")
     _validate(target.kind, new_name)
     if new_name == target.name:
         return RenamePlan(())
     if target.kind == "skill":
-        return _rename_skill(engine, target, new_name, can_rename_files)
+        return _rename_skill(view, target, new_name, can_rename_files)
     if target.kind == "agent":
-        return _rename_agent(engine, target, new_name, can_rename_files)
-    return _rename_plugin(engine, target, new_name, can_rename_files)
+        return _rename_agent(view, target, new_name, can_rename_files)
+    return _rename_plugin(view, target, new_name, can_rename_files)
 
 
-def rename_target(engine: WorkspaceEngine, target: RenameTarget, new_name: str) -> RenamePlan:
+def rename_target(view: WorkspaceView, target: RenameTarget, new_name: str) -> RenamePlan:
     """The text edits that rename ``target`` to ``new_name``, moving no file: for an editor that moves the file or
     directory itself (``workspace/willRenameFiles``). Raises ``RenameRefused`` for an invalid name; an agent,
     known by its file name, cannot be renamed this way."""
@@ -235,9 +224,9 @@ def rename_target(engine: WorkspaceEngine, target: RenameTarget, new_name: str) 
     if new_name == target.name:
         return RenamePlan(())
     if target.kind == "skill":
-        return _rename_skill(engine, target, new_name, can_rename_files=False)
+        return _rename_skill(view, target, new_name, can_rename_files=False)
     if target.kind == "plugin":
-        return _rename_plugin(engine, target, new_name, can_rename_files=False)
+        return _rename_plugin(view, target, new_name, can_rename_files=False)
     raise RenameRefused("An agent is renamed with its file: rename the agent's name instead.")
 
 
@@ -272,8 +261,8 @@ def _yaml_scalar(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _frontmatter_name_edit(engine: WorkspaceEngine, path: Path, old: str, new: str) -> list[TextEdit]:
-    text = engine.read_text(path)
+def _frontmatter_name_edit(view: WorkspaceView, path: Path, old: str, new: str) -> list[TextEdit]:
+    text = view.read_text(path)
     if text is None:
         return []
     entry = parse_skill(path, strip_bom(text)).entry("name")
@@ -288,22 +277,22 @@ def _move(old: Path, new: Path) -> FileRename:
     return FileRename(old, new)
 
 
-def _rename_skill(engine: WorkspaceEngine, target: RenameTarget, new: str, can_rename_files: bool) -> RenamePlan:
+def _rename_skill(view: WorkspaceView, target: RenameTarget, new: str, can_rename_files: bool) -> RenamePlan:
     skill_md = target.declaration
-    edits = _frontmatter_name_edit(engine, skill_md, target.name, new)
-    edits += _bootstrap_edits(engine, skill_md, target.name, new)
+    edits = _frontmatter_name_edit(view, skill_md, target.name, new)
+    edits += _bootstrap_edits(view, skill_md, target.name, new)
     directory = skill_md.parent
     files = (_move(directory, directory.with_name(new)),) if can_rename_files and directory.name == target.name else ()
     return RenamePlan(tuple(edits), files)
 
 
-def _bootstrap_edits(engine: WorkspaceEngine, skill_md: Path, old: str, new: str) -> list[TextEdit]:
+def _bootstrap_edits(view: WorkspaceView, skill_md: Path, old: str, new: str) -> list[TextEdit]:
     """The ``bootstrapSkill`` of the plugin whose ``skills/`` holds ``skill_md``, when it names ``old``."""
     skills_dir = skill_md.parent.parent
     if skills_dir.name != layout.SKILLS_DIR:
         return []
     manifest = skills_dir.parent / layout.PLUGIN_MANIFEST
-    text = engine.read_text(manifest)
+    text = view.read_text(manifest)
     if text is None:
         return []
     document = parse_json(strip_bom(text))
@@ -313,31 +302,31 @@ def _bootstrap_edits(engine: WorkspaceEngine, skill_md: Path, old: str, new: str
     return [TextEdit(manifest, document.node_range(node), json.dumps(new, ensure_ascii=False))]
 
 
-def _agent_reference_edits(engine: WorkspaceEngine, agent_file: Path, qualified: str) -> list[TextEdit]:
+def _agent_reference_edits(view: WorkspaceView, agent_file: Path, qualified: str) -> list[TextEdit]:
     """Every SKILL.md ``agent`` that names the agent of ``agent_file``, rewritten to ``qualified``."""
-    text = engine.read_text(agent_file) or ""
-    found = navigation.references(engine, agent_file, text, Position(0, 0))
+    text = view.read_text(agent_file) or ""
+    found = navigation.references(view, agent_file, text, Position(0, 0))
     return [TextEdit(location.path, location.range, _yaml_scalar(qualified)) for location in found]
 
 
-def _rename_agent(engine: WorkspaceEngine, target: RenameTarget, new: str, can_rename_files: bool) -> RenamePlan:
+def _rename_agent(view: WorkspaceView, target: RenameTarget, new: str, can_rename_files: bool) -> RenamePlan:
     agent_file = target.declaration
     if not can_rename_files:
         raise RenameRefused(
             f"Clarvis knows an agent by its file name, and this editor cannot rename files through a rename: "
             f"rename {agent_file.name} to {new}{layout.AGENT_SUFFIX} yourself, then the `agent:` fields."
         )
-    agent = _agent_at(engine, agent_file)
+    agent = _agent_at(view, agent_file)
     prefix = f"{agent.plugin}:" if agent is not None and agent.plugin else ""
-    edits = _frontmatter_name_edit(engine, agent_file, target.name, new)
-    edits += _agent_reference_edits(engine, agent_file, prefix + new)
+    edits = _frontmatter_name_edit(view, agent_file, target.name, new)
+    edits += _agent_reference_edits(view, agent_file, prefix + new)
     moved = _move(agent_file, agent_file.with_name(new + layout.AGENT_SUFFIX))
     return RenamePlan(tuple(edits), (moved,))
 
 
-def _rename_plugin(engine: WorkspaceEngine, target: RenameTarget, new: str, can_rename_files: bool) -> RenamePlan:
+def _rename_plugin(view: WorkspaceView, target: RenameTarget, new: str, can_rename_files: bool) -> RenamePlan:
     manifest = target.declaration
-    text = engine.read_text(manifest) or ""
+    text = view.read_text(manifest) or ""
     document = parse_json(strip_bom(text))
     node = document.root.value_of("name") if isinstance(document.root, JsonObject) else None
     if node is None:
@@ -346,13 +335,13 @@ def _rename_plugin(engine: WorkspaceEngine, target: RenameTarget, new: str, can_
     written = json.dumps(new, ensure_ascii=False)
     edits = [
         TextEdit(location.path, location.range, written)
-        for location in navigation.references(engine, manifest, text, at_name, include_declaration=True)
+        for location in navigation.references(view, manifest, text, at_name, include_declaration=True)
     ]
-    found = _discovered(engine)
+    found = view.discovered
     if found is not None:
         for agent in sorted(found.agents.values(), key=lambda item: item.name):
             if agent.plugin == target.name:
-                edits += _agent_reference_edits(engine, agent.path, f"{new}:{_bare(agent)}")
+                edits += _agent_reference_edits(view, agent.path, f"{new}:{_bare(agent)}")
     directory = manifest.parent
     files = (_move(directory, directory.with_name(new)),) if can_rename_files and directory.name == target.name else ()
     return RenamePlan(tuple(edits), files)

@@ -18,7 +18,6 @@ from clarvis_lsp.documents.text import LineIndex, strip_bom
 from clarvis_lsp.editor.places import (
     FILE_START,
     Location,
-    discovered_of,
     display_path,
     name_location,
     plugin_location,
@@ -29,8 +28,8 @@ from clarvis_lsp.editor.places import (
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.knowledge.mcp import DEFAULT_TRANSPORT
-from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.plugin_skills import plugin_skills
+from clarvis_lsp.workspace.view import WorkspaceView
 
 MAX_DOCUMENT_SYMBOLS = 5000  # a 10 MB JSON file has far more nodes than an outline can show
 MAX_SYMBOL_DEPTH = 64
@@ -101,10 +100,10 @@ def match_score(query: str, name: str) -> int | None:
 
 
 def workspace_symbols(
-    engines: Iterable[WorkspaceEngine], query: str, *, limit: int = MAX_WORKSPACE_SYMBOLS
+    views: Iterable[WorkspaceView], query: str, *, limit: int = MAX_WORKSPACE_SYMBOLS
 ) -> list[WorkspaceSymbol]:
-    """Skills (every loaded copy, shadowed ones included), plugins and agents of ``engines`` matching
-    ``query``, best matches first; at most ``limit``."""
+    """Skills (every loaded copy, shadowed ones included), plugins and agents of the workspaces ``views`` show,
+    matching ``query``, best matches first; at most ``limit``."""
     query = query.strip()
     # Ranked first, located after: a skill's location is its name in its frontmatter, which needs the document
     # parsed; only the ``limit`` symbols returned are located, so a search of 10,000 skills parses at most that many.
@@ -121,8 +120,8 @@ def workspace_symbols(
         seen.add(key)
         ranked.append((score, name.lower(), -precedence, str(path), name, kind, locate, container))
 
-    for engine in engines:
-        found = discovered_of(engine)
+    for view in views:
+        found = view.discovered
         if found is None:
             continue
         registry = found.registry
@@ -130,7 +129,7 @@ def workspace_symbols(
             winner = registry.winner(skill.name)
             container = root_label(skill)
             if winner is not None and winner.path != skill.path:
-                container += f", shadowed by {display_path(winner.path, engine)}"
+                container += f", shadowed by {display_path(winner.path, view)}"
             # Copies of one name in precedence order: the winner first, as ``references`` lists them.
             add(
                 skill.name,
@@ -142,13 +141,13 @@ def workspace_symbols(
             )
         for name in found.held_back_plugins:  # found still, marked: they contribute nothing until trust
             held = found.plugins[name]
-            for skill in plugin_skills(registry, held.directory, engine.overlay, scope=held.scope).skills.values():
+            for skill in plugin_skills(registry, held.directory, view.overlay, scope=held.scope).skills.values():
                 container = f"{root_label(skill)}, held back until trust"
                 add(skill.name, SymbolKind.FUNCTION, skill.path, partial(name_location, skill), container)
         for plugin in found.plugins.values():
             if match_score(query, plugin.name) is None:
                 continue  # locating a plugin reads its manifest: only for the ones that match
-            location = plugin_location(engine, plugin.manifest, plugin.directory)
+            location = plugin_location(view, plugin.manifest, plugin.directory)
             if location is None:
                 continue
             if plugin.name in found.plugins_in_force:

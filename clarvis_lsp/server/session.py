@@ -21,6 +21,11 @@ settings layers with ``clarvis_lsp.config.project``, as ``--check`` layers its o
 buffers as its ``overlay`` (live; its first scan copies them for the worker thread). Configuration changes
 replace only the engines whose configuration changed, inside the same ``Workspace``.
 
+**Snapshots.** A feature reads a document through a ``Snapshot``: its text and lines, and its workspace as a
+``WorkspaceView`` (``clarvis_lsp.workspace.view``) taken in the same step, never the live engine. A feature that
+waits for the first scan takes its snapshot after the wait (``scanned_snapshot``, ``scanned_views``), so one
+request never mixes the discovery from before an edit with the discovery after it.
+
 **First scans** run in a worker thread; the running ones are keyed by the engine object, weakly: an engine that
 was replaced or dropped takes its entry with it. Nothing is ``gc.freeze``-d: in a long-lived process every
 configuration change's objects would become permanent.
@@ -37,7 +42,7 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -67,6 +72,9 @@ from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
 from clarvis_lsp.workspace.live import Workspace as WorkspaceState
 from clarvis_lsp.workspace.live import within
 
+if TYPE_CHECKING:
+    from clarvis_lsp.workspace.view import WorkspaceView
+
 CONFIG_FILES = (".clarvis-lsp.toml", "pyproject.toml")
 
 
@@ -79,14 +87,17 @@ def uri_to_path(uri: str) -> Path | None:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One document as a feature sees it: its path, current text (buffer or disk), kind and workspace engine."""
+    """One document as a feature sees it, at one moment: its path, text (buffer or disk), kind, and its workspace
+    as it was then (``view``: the discovery and open buffers of that moment, no live engine). A feature that
+    waits for the first scan takes its snapshot after the wait (``Session.scanned_snapshot``), so everything it
+    reads belongs to one state."""
 
     uri: str
     path: Path
     text: str
     lines: LineIndex
     kind: FileKind | None
-    engine: WorkspaceEngine
+    view: WorkspaceView
 
     def position(self, client_position: types.Position, encoding: str) -> Position:
         return from_client_position(client_position, self.lines, encoding)
@@ -249,14 +260,39 @@ class Session:
         return {path for uri in documents if (path := uri_to_path(uri)) is not None}
 
     def snapshot(self, uri: str) -> Snapshot | None:
-        """The document at ``uri`` as features see it, or None for a non-file URI."""
+        """The document at ``uri`` as features see it now, or None for a non-file URI."""
         path = uri_to_path(uri)
         if path is None:
             return None
-        text = self.buffers.get(path)
-        lines = LineIndex(text) if text is not None else self.lines_of(path)
         engine = self.engine_for(path)
-        return Snapshot(uri, path, lines.text, lines, engine.kind_of(path), engine)
+        kind = engine.kind_of(path)  # asked of the engine first: what it works out, it keeps for the next request
+        lines = self.lines_of(path)
+        return Snapshot(uri, path, lines.text, lines, kind, engine.view())
+
+    async def scanned_snapshot(self, uri: str, *, at_most: float | None = None) -> Snapshot | None:
+        """The document at ``uri`` once its workspace's first scan has ended (or ``at_most`` seconds of it): the
+        snapshot is taken after the wait, from the engine serving the workspace then, so a request reads one
+        state. A file the server does not check is answered at once (its ``kind`` None), starting no scan."""
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        engine = self.engine_for(path)
+        if engine.kind_of(path) is not None:
+            await self.scanned(engine, at_most=at_most)
+        return self.snapshot(uri)
+
+    async def scanned_views(self, engines: list[WorkspaceEngine]) -> list[WorkspaceView]:
+        """The workspaces of ``engines`` once each first scan has ended, all taken at one moment after the waits,
+        each from the engine serving its workspace then (a settings change may have replaced one meanwhile)."""
+        for engine in engines:
+            await self.scanned(engine)
+        current = [self._serving(engine) for engine in engines]
+        return [engine.view() for engine in current]
+
+    def _serving(self, engine: WorkspaceEngine) -> WorkspaceEngine:
+        """The engine serving ``engine``'s workspace now: ``engine`` itself unless it was replaced."""
+        workspace = self.workspaces.get(engine.directory)
+        return workspace.engine if workspace is not None else engine
 
     def open_buffer(self, path: Path, uri: str) -> WorkspaceState:
         """``path`` is an open buffer of the workspace it belongs to now."""

@@ -40,9 +40,10 @@ class DiscoveryContext:
         )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Discovered:
-    """What discovery found for one workspace."""
+    """What discovery found for one workspace. Frozen: an edit makes a new one (``dataclasses.replace``), so whoever
+    holds this one (a ``WorkspaceView``) keeps reading the same state."""
 
     skill_config: SkillConfig
     registry: SkillRegistry

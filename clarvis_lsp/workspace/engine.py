@@ -9,9 +9,10 @@ discovery and checking alike.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from clarvis_lsp.config.project import ProjectConfig
@@ -31,24 +32,17 @@ from clarvis_lsp.discovery import (
     workspace_roots,
 )
 from clarvis_lsp.discovery.fs import (
-    MEGABYTE,
     OVER_THE_LIMIT,
     SYMLINK_REFUSED,
-    is_symlink,
-    is_within,
-    read_regular_file,
-    symlinked_component,
 )
 from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
-from clarvis_lsp.discovery.owner import PluginOwner, directories_within, plugin_owner
 from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.discovery.skills import SkillInfo
-from clarvis_lsp.discovery.walk import Excludes, walk_tree
+from clarvis_lsp.discovery.walk import Excludes
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
-from clarvis_lsp.documents.text import LineIndex, decode, strip_bom
 from clarvis_lsp.findings import Diagnostic, Position, Range
-from clarvis_lsp.knowledge.files import CANDIDATE_NAMES, FileKind, file_kind
-from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, SKILLS_DIR, plugins_dir, settings_file
+from clarvis_lsp.knowledge.files import FileKind
+from clarvis_lsp.knowledge.layout import MARKETPLACE_FILE, PLUGIN_MANIFEST, SKILLS_DIR, settings_file
 from clarvis_lsp.rules import runner
 from clarvis_lsp.rules.base import Findings, RuleStep, run_isolated
 from clarvis_lsp.rules.discovery import (
@@ -59,14 +53,13 @@ from clarvis_lsp.rules.discovery import (
     names_at,
     paths_of_name,
 )
-from clarvis_lsp.rules.file import check_encoding
 from clarvis_lsp.rules.runner import collect_isolated, enabled_steps, run_rules
 from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.rules.skill import SkillContext
 from clarvis_lsp.workspace.cross import CrossFindings
 from clarvis_lsp.workspace.discovered import Discovered, DiscoveryContext
-from clarvis_lsp.workspace.marketplaces import marketplace_sources
-from clarvis_lsp.workspace.plugin_files import holds_manifest, named_hooks_file, relative_to, walked_hooks_file
+from clarvis_lsp.workspace.files import WorkspaceFiles
+from clarvis_lsp.workspace.view import FileAnswers, WorkspaceView
 
 if TYPE_CHECKING:
     from clarvis_lsp.rules.context import JsonFileContext
@@ -75,7 +68,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024  # the default limit (maxFileSizeMB = 1
 
 
 @dataclass(eq=False)
-class WorkspaceEngine:
+class WorkspaceEngine(WorkspaceFiles):
     """Discovery and checks for one workspace directory. Compared and hashed by identity: an engine is one live
     workspace, and the server keys per-engine state (its first scan) by the engine itself."""
 
@@ -228,15 +221,30 @@ class WorkspaceEngine:
         self._manifest_hooks.clear()
         self._plugins_read = None
 
-    # -- files -------------------------------------------------------------------------------------------------
+    # -- files (``WorkspaceFiles``: how they are found, recognised and read) -------------------------------------
 
-    def kind_of(self, path: Path) -> FileKind | None:
-        kind = file_kind(path, workspace_dirs=frozenset({self.directory}))
-        if kind is None and path.name == PLUGIN_MANIFEST and path.parent in self.marketplace_plugin_dirs():
-            return FileKind.PLUGIN
-        if kind is None and path.suffix == ".json" and path.name != PLUGIN_MANIFEST and self.declaring_plugin(path):
-            return FileKind.HOOKS
-        return kind
+    def view(self) -> WorkspaceView:
+        """This workspace as it is now, read-only (``workspace.view``): this moment's discovery (None before the
+        first scan: a view never starts one), a copy of the open buffers and what the engine knows of its files
+        so far. The view holds no reference to the engine, and nothing the engine does later changes it: ``update``
+        builds a new ``Discovered`` rather than change the one a view holds."""
+        overlay = {path: text for path in self.overlay if (text := self.overlay.get(path)) is not None}
+        return WorkspaceView(
+            directory=self.directory,
+            home=self.home,
+            config=self.config,
+            rules=self.rules,
+            trusted=self.trusted,
+            discovered=self._discovered,
+            overlay=MappingProxyType(overlay),
+            reader=self.reader,
+            outer_excludes=self.outer_excludes,
+            answers=FileAnswers(
+                dict(self._manifest_hooks),
+                self._marketplace_plugins,
+                None if self._plugins_read is None else list(self._plugins_read),
+            ),
+        )
 
     def _installed_plugins(self) -> list[PluginInfo]:
         """The installed plugins, hidden ones included: discovery's, or, while discovery runs (a SKILL.md checked
@@ -244,137 +252,29 @@ class WorkspaceEngine:
         if self._discovered is not None:
             return [*self._discovered.plugins.values(), *self._discovered.hidden_plugins]
         if self._plugins_read is None:
-            follow = self.config.follow_symlinks
-            scan = scan_plugins(
-                self.directory, self.home, include_user=self.config.include_user, follow_symlinks=follow
-            )
-            self._plugins_read = [*scan.plugins.values(), *scan.hidden]
+            self._plugins_read = self._scan_installed_plugins()
         return self._plugins_read
 
-    def _plugin_bases(self) -> tuple[Path, ...]:
-        """Where a plugin's files may be looked for above a file: the workspace, and the personal plugins."""
-        return (self.directory, plugins_dir(self.home)) if self.config.include_user else (self.directory,)
-
     def manifest_hooks(self, manifest: Path) -> Path | None:
-        """The hooks document a recognised ``plugin.json`` names (``"hooks": "./config/hooks.json"``) when that
-        path stays inside the plugin (``plugin/path-escapes`` reports one that leaves it, and it is never read);
-        None for inline hooks or no ``hooks``. Read once per manifest, again after a plugin.json changes (open
-        buffers count); whether the manifest is a plugin's is the caller's to ask."""
+        """The hooks document a ``plugin.json`` names (``_read_manifest_hooks``): read once per manifest, again
+        after a plugin.json changes (open buffers count)."""
         if manifest not in self._manifest_hooks:
             self._manifest_hooks[manifest] = self._read_manifest_hooks(manifest)
         return self._manifest_hooks[manifest]
 
-    def _read_manifest_hooks(self, manifest: Path) -> Path | None:
-        if manifest not in self.overlay and not self.reader.lexists(str(manifest)):
-            return None
-        return named_hooks_file(manifest, self.read_text(manifest), follow_symlinks=self.config.follow_symlinks)
-
-    def declaring_plugin(self, path: Path) -> Path | None:
-        """The plugin directory whose ``plugin.json`` names ``path`` as its hooks document: such a file is a hooks
-        file whatever its name (SPEC §3.5), so it is checked as ``<plugin>/hooks/hooks.json`` is. Only the manifests
-        of the directories above it, inside the workspace or the personal plugins, are asked."""
-        for directory in directories_within(path, self._plugin_bases()):
-            manifest = directory / PLUGIN_MANIFEST
-            if self.manifest_hooks(manifest) == path and self.kind_of(manifest) is FileKind.PLUGIN:
-                return directory
-        return None
-
-    def plugin_owner(self, path: Path) -> PluginOwner | None:
-        """The plugin ``path`` belongs to, the one every finding names (``discovery.owner``): the installed plugin
-        holding it, as the effective configuration counts it, else the plugin developed or published here."""
-        return plugin_owner(
-            path,
-            self._installed_plugins(),
-            holds_manifest=lambda directory: holds_manifest(directory, self.overlay, self.reader.lexists),
-            within=self._plugin_bases(),
-            declared_by=self.declaring_plugin(path) if path.suffix == ".json" else None,
-        )
-
     def marketplace_plugin_dirs(self) -> frozenset[Path]:
-        """The directories inside the workspace that a ``marketplace.json`` entry's relative ``source`` points to:
-        a ``plugin.json`` there is a plugin (SPEC §3), wherever it sits. Read once per engine (open buffers count)
-        and again after a marketplace changes; only asked for a ``plugin.json`` no other rule recognises."""
+        """The workspace's directories a marketplace entry makes plugins (``_find_marketplace_plugin_dirs``): read
+        once per engine and again after a marketplace changes."""
         if self._marketplace_plugins is None:
             self._marketplace_plugins = frozenset()  # while the walk below asks kind_of about its plugin.json files
-            marketplaces = [path for path in self.files() if path.name == MARKETPLACE_FILE]
-            self._marketplace_plugins = frozenset(
-                directory
-                for path in marketplaces
-                for directory in marketplace_sources(path, self.read(path))
-                if directory.is_relative_to(self.directory)  # a source that leaves the workspace is never followed
-            )
+            self._marketplace_plugins = self._find_marketplace_plugin_dirs()
         return self._marketplace_plugins
 
-    def files(self, under: Path | None = None, *, nested: Iterable[Path] = ()) -> Iterator[Path]:
-        """Every recognised file under the workspace (or ``under`` it), skipping the ``nested`` workspaces (checked
-        on their own) and what the ``exclude`` patterns exclude (``.gitignore`` semantics, relative to the
-        workspace).
-
-        Works on strings and builds a ``Path`` only for the files it yields: the walk visits every entry of the
-        tree, and pathlib objects per entry were a large part of a check's time.
-        """
-        excludes = Excludes(tuple(self.config.exclude))
-        if self.outer_excludes is not None:
-            excludes = excludes.within(self.outer_excludes)
-        base = str(self.directory)
-        top = str(under or self.directory)
-        prefix = "" if top == base else os.path.relpath(top, base).replace(os.sep, "/")
-        # The home directory's .clarvis is the personal configuration, never workspace files.
-        skipped = [str(path) for path in nested] + [str(self.home)]
-        follow = self.config.follow_symlinks
-        excludes = excludes.below(prefix)
-        no_patterns = excludes.empty
-        for directory in walk_tree(top, excludes, skip_paths=skipped, reader=self.reader):
-            # Any other ``*.md`` is recognised only as an agent, directly in an ``agents`` directory
-            # (knowledge/files.py): elsewhere it is skipped before a stat and a Path are spent on it.
-            in_agents = os.path.basename(directory.path) == "agents"
-            for entry in directory.files:
-                name = entry.name
-                if name not in CANDIDATE_NAMES and not (in_agents and name.endswith(".md")):
-                    continue
-                if not no_patterns and excludes.file(directory.child_relative(name)):
-                    continue
-                try:
-                    is_file = entry.is_file(follow_symlinks=follow)
-                    # A FIFO, socket or device under a recognised name is checked too: it gets a finding.
-                    # So is a symlink when symlinks are off (discovery/symlink-ignored, never read), and a dangling
-                    # link or a link to a device when they are followed (discovery/unreadable).
-                    is_special = not is_file and not entry.is_dir(follow_symlinks=follow)
-                except OSError:
-                    continue
-                if is_file or is_special:
-                    path = self.reader.path(entry.path)
-                    if self.kind_of(path) is not None:
-                        yield path
-                        if name == PLUGIN_MANIFEST:
-                            named = walked_hooks_file(self.manifest_hooks(path), top, skipped, self.overlay)
-                            if named is not None and (no_patterns or not excludes.file(relative_to(named, top))):
-                                yield named
-
-    def read(self, path: Path) -> tuple[str, Findings] | None:
-        """The text of a file (the overlay wins over disk), with encoding findings; None if it cannot be read."""
-        findings = Findings(path)
-        within = self.read_base(path)
-        if path in self.overlay:
-            # With symlinks off an open buffer of a symlink, or of a file reached through a symlinked directory,
-            # stands for a file Clarvis ignores: it is reported as --check reports that file, not checked.
-            link = None if self.config.follow_symlinks else self.refused_link(path, within)
-            if link is None:
-                self.unreadable.pop(path, None)
-                return strip_bom(self.overlay[path]), findings
-            self.unreadable[path] = f"{link} {SYMLINK_REFUSED}"
-            return None
-        # Never a blocking read: a FIFO, socket or device under a recognised name is refused, not waited on.
-        limit = int(self.config.max_file_size_mb * MEGABYTE) + 1024  # the slack keeps a 10 MB file checked
-        data, why = read_regular_file(str(path), self.config.follow_symlinks, limit, within=within)
-        if data is None:
+    def _record_read(self, path: Path, why: str | None) -> None:
+        if why is None:
+            self.unreadable.pop(path, None)
+        else:
             self.unreadable[path] = why
-            return None
-        self.unreadable.pop(path, None)
-        decoded = decode(data)
-        if decoded.invalid_utf8_offset is not None:
-            check_encoding(decoded, LineIndex(decoded.text), findings)
-        return decoded.text, findings
 
     # -- checks ------------------------------------------------------------------------------------------------
 
@@ -572,7 +472,8 @@ class WorkspaceEngine:
         names |= {name for path in manifests for name in names_at(refreshed, path)}
         affected = {path for name in names for path in paths_of_name(registry, name)}
         affected |= {path for name in names for path in paths_of_name(refreshed, name)}
-        self._discovered.registry = refreshed
+        # A new ``Discovered``, not this one changed: a view taken before the edit keeps answering from its own.
+        self._discovered = replace(self._discovered, registry=refreshed)
         self.cross_by_path()
         assert self._cross is not None
         rechecked = collect_isolated(
@@ -649,24 +550,6 @@ class WorkspaceEngine:
                 trusted=self.trusted,
             ),
         )
-
-    def read_base(self, path: Path) -> str:
-        """Below which directory no symlink may lead a read of ``path`` when symlinks are off: the workspace, or
-        the home for the personal files (and plugins) outside it."""
-        return str(self.directory) if is_within(str(path), str(self.directory)) else str(self.home)
-
-    @staticmethod
-    def refused_link(path: Path, within: str) -> str | None:
-        """With symlinks off, the symlink that stops a read of ``path``: ``path`` itself, or a directory between
-        ``within`` and it (``lstat`` only); None when nothing does."""
-        if is_symlink(str(path)):
-            return str(path)
-        return symlinked_component(str(path), within)
-
-    def read_text(self, path: Path) -> str | None:
-        """A file's text (the overlay wins), or None when it cannot be read."""
-        read = self.read(path)
-        return read[0] if read is not None else None
 
 
 def _holds_text(info: SkillInfo, text: str) -> bool:

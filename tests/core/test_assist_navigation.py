@@ -4,6 +4,7 @@ lens, as code-point ranges and paths. The workspace lives in ``tmp_path/ws``, th
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from pathlib import Path
@@ -11,12 +12,14 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.config.project import ProjectConfig
+from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.editor.navigation import Location, Symbol, SymbolKind
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 OTHER_SKILL = """---
 name: other
@@ -77,6 +80,18 @@ class Tree:
         # Trusted: the workspace's enabledPlugins counts, so plugin p's skills are discovery's.
         self.engine = WorkspaceEngine(directory=self.ws, config=ProjectConfig(), home=self.home, trusted=True)
 
+    def view(self) -> WorkspaceView:
+        return view_of(self.engine)
+
+
+def view_of(engine: WorkspaceEngine) -> WorkspaceView:
+    """``engine``'s workspace after its first scan, as a request of the server reads it (no discovery when the
+    configuration is invalid)."""
+    if not engine.is_discovered:
+        with contextlib.suppress(StartupError):
+            engine.warm()
+    return engine.view()
+
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Tree:
@@ -94,7 +109,7 @@ def name_location(path: Path, name: str) -> Location:
 
 def definition(tree: Tree, path: Path, needle: str, text: str | None = None) -> list[Location]:
     text = path.read_text(encoding="utf-8") if text is None else text
-    return navigation.definition(tree.engine, path, text, at(text, needle))
+    return navigation.definition(tree.view(), path, text, at(text, needle))
 
 
 # -- definition -----------------------------------------------------------------------------------------------
@@ -164,29 +179,29 @@ def test_an_unsaved_buffer_is_what_counts(tree: Tree) -> None:
 
 def test_references_list_every_copy_winner_first(tree: Tree) -> None:
     text = tree.agents_copy.read_text(encoding="utf-8")
-    found = navigation.references(tree.engine, tree.agents_copy, text, at(text, "review"))
+    found = navigation.references(tree.view(), tree.agents_copy, text, at(text, "review"))
     assert found == [
         name_location(tree.winner, "review"),
         name_location(tree.personal, "review"),
         name_location(tree.agents_copy, "review"),
         name_location(tree.duplicate, "review"),
     ]
-    without = navigation.references(tree.engine, tree.agents_copy, text, at(text, "review"), include_declaration=False)
+    without = navigation.references(tree.view(), tree.agents_copy, text, at(text, "review"), include_declaration=False)
     assert tree.agents_copy not in {location.path for location in without}
     assert len(without) == 3
 
 
 def test_references_elsewhere_are_empty(tree: Tree) -> None:
     text = tree.winner.read_text(encoding="utf-8")
-    assert navigation.references(tree.engine, tree.winner, text, at(text, "description")) == []
-    assert navigation.references(tree.engine, tree.settings, "{}", Position(0, 0)) == []
+    assert navigation.references(tree.view(), tree.winner, text, at(text, "description")) == []
+    assert navigation.references(tree.view(), tree.settings, "{}", Position(0, 0)) == []
 
 
 # -- the override lens ----------------------------------------------------------------------------------------
 
 
 def lenses(tree: Tree, path: Path) -> list[navigation.OverrideLens]:
-    return navigation.override_lenses(tree.engine, path, path.read_text(encoding="utf-8"))
+    return navigation.override_lenses(tree.view(), path, path.read_text(encoding="utf-8"))
 
 
 def test_the_winner_overrides_the_other_roots_copies(tree: Tree) -> None:
@@ -223,9 +238,9 @@ def test_one_overridden_copy_is_singular(tree: Tree) -> None:
 
 
 def test_display_path_prefers_workspace_then_home(tree: Tree) -> None:
-    assert navigation.display_path(tree.winner, tree.engine) == ".clarvis/skills/review/SKILL.md"
-    assert navigation.display_path(tree.personal, tree.engine) == "~/.clarvis/skills/review/SKILL.md"
-    assert navigation.display_path(Path("/elsewhere/x"), tree.engine) == "/elsewhere/x"
+    assert navigation.display_path(tree.winner, tree.view()) == ".clarvis/skills/review/SKILL.md"
+    assert navigation.display_path(tree.personal, tree.view()) == "~/.clarvis/skills/review/SKILL.md"
+    assert navigation.display_path(Path("/elsewhere/x"), tree.view()) == "/elsewhere/x"
 
 
 # -- document symbols -----------------------------------------------------------------------------------------
@@ -341,7 +356,7 @@ def test_empty_keys_and_long_values_get_readable_names() -> None:
 
 
 def test_workspace_symbols_cover_skills_plugins_and_agents(tree: Tree) -> None:
-    found = navigation.workspace_symbols([tree.engine], "")
+    found = navigation.workspace_symbols([tree.view()], "")
     by_kind: dict[SymbolKind, set[str]] = {}
     for symbol in found:
         by_kind.setdefault(symbol.kind, set()).add(symbol.name)
@@ -362,14 +377,14 @@ def test_workspace_symbols_cover_skills_plugins_and_agents(tree: Tree) -> None:
 
 
 def test_workspace_symbol_query_is_case_insensitive_and_fuzzy(tree: Tree) -> None:
-    names = [symbol.name for symbol in navigation.workspace_symbols([tree.engine], "REV")]
+    names = [symbol.name for symbol in navigation.workspace_symbols([tree.view()], "REV")]
     assert set(names) == {"review"}
-    fuzzy = [symbol.name for symbol in navigation.workspace_symbols([tree.engine], "pasnt")]
+    fuzzy = [symbol.name for symbol in navigation.workspace_symbols([tree.view()], "pasnt")]
     assert fuzzy == ["p:assistant"]
-    ranked = [symbol.name for symbol in navigation.workspace_symbols([tree.engine], "o")]
+    ranked = [symbol.name for symbol in navigation.workspace_symbols([tree.view()], "o")]
     assert ranked[0] == "other"  # a prefix match ranks before substrings
-    assert navigation.workspace_symbols([tree.engine], "zzz") == []
-    assert len(navigation.workspace_symbols([tree.engine, tree.engine], "", limit=2)) == 2
+    assert navigation.workspace_symbols([tree.view()], "zzz") == []
+    assert len(navigation.workspace_symbols([tree.view(), tree.view()], "", limit=2)) == 2
 
 
 @pytest.mark.parametrize(
@@ -384,9 +399,11 @@ def test_an_invalid_configuration_gives_nothing(tree: Tree) -> None:
     engine = WorkspaceEngine(directory=tree.ws, config=ProjectConfig(preset="xcsh"), home=tree.home)
     engine.config = dataclasses.replace(engine.config, preset="nonexistent")  # type: ignore[arg-type]
     text = tree.winner.read_text(encoding="utf-8")
-    assert navigation.definition(engine, tree.winner, text, at(text, "review")) == []
-    assert navigation.workspace_symbols([engine], "") == []
-    assert navigation.override_lenses(engine, tree.winner, text) == []
+    view = view_of(engine)
+    assert view.discovered is None
+    assert navigation.definition(view, tree.winner, text, at(text, "review")) == []
+    assert navigation.workspace_symbols([view], "") == []
+    assert navigation.override_lenses(view, tree.winner, text) == []
 
 
 def test_an_agent_outline_shows_frontmatter_keys_not_a_heading() -> None:
@@ -415,17 +432,17 @@ def test_references_on_an_agent_and_on_a_plugin(tmp_path: Path) -> None:
         (ws / relative).parent.mkdir(parents=True, exist_ok=True)
         (ws / relative).write_text(text, encoding="utf-8")
     home.mkdir()
-    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=home)
+    view = view_of(WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=home))
     agent = ws / ".clarvis/agents/reviewer.md"
-    found = navigation.references(engine, agent, agent.read_text(), Position(1, 7))
+    found = navigation.references(view, agent, agent.read_text(), Position(1, 7))
     assert [(location.path.name, location.range.start.line) for location in found] == [("SKILL.md", 3)]
     assert found[0].path.parent.name == "a"
     manifest = ws / ".clarvis/plugins/quality/plugin.json"
-    found = navigation.references(engine, manifest, manifest.read_text(), Position(0, 12))
+    found = navigation.references(view, manifest, manifest.read_text(), Position(0, 12))
     assert [(location.path.name, location.range.start.character) for location in found] == [
         ("plugin.json", 9),
         ("settings.json", 28),
         ("marketplace.json", 22),
     ]
-    without = navigation.references(engine, manifest, manifest.read_text(), Position(0, 12), include_declaration=False)
+    without = navigation.references(view, manifest, manifest.read_text(), Position(0, 12), include_declaration=False)
     assert [location.path.name for location in without] == ["settings.json", "marketplace.json"]

@@ -13,6 +13,7 @@ from clarvis_lsp.editor import rename
 from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.skill import NAME_MAX_LENGTH
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 FILES = {
     ".clarvis/skills/review/SKILL.md": "---\nname: review\ndescription: Reviews.\nagent: helper\n---\n",
@@ -36,8 +37,12 @@ def ws(tmp_path: Path) -> Path:
     return tmp_path / "ws"
 
 
-def engine_of(ws: Path) -> WorkspaceEngine:
-    return WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=ws.parent / "home")
+def view_of(ws: Path, overlay: dict[Path, str] | None = None) -> WorkspaceView:
+    """The workspace after its first scan, as a rename request of the server reads it."""
+    home = ws.parent / "home"
+    engine = WorkspaceEngine(directory=ws, config=ProjectConfig(include_user=False), home=home, overlay=overlay or {})
+    engine.warm()
+    return engine.view()
 
 
 def at(path: Path, needle: str, delta: int = 1) -> tuple[str, Position]:
@@ -56,55 +61,55 @@ def written(plan: rename.RenamePlan, ws: Path) -> list[tuple[str, str, str]]:
 
 
 def test_prepare_gives_the_exact_name_range_and_nothing_elsewhere(ws: Path) -> None:
-    engine = engine_of(ws)
+    view = view_of(ws)
     skill = ws / ".clarvis/skills/other/SKILL.md"
     text, position = at(skill, "p:assistant", 4)
-    target = rename.prepare_rename(engine, skill, text, position)
+    target = rename.prepare_rename(view, skill, text, position)
     assert target is not None and (target.kind, target.name) == ("agent", "assistant")
     assert (target.range.start.character, target.range.end.character) == (9, 18)  # "assistant", after "agent: p:"
     text, position = at(skill, "description")
-    assert rename.prepare_rename(engine, skill, text, position) is None
+    assert rename.prepare_rename(view, skill, text, position) is None
     manifest = ws / ".clarvis/plugins/p/plugin.json"
     text, position = at(manifest, '"p"')
-    target = rename.prepare_rename(engine, manifest, text, position)
+    target = rename.prepare_rename(view, manifest, text, position)
     assert target is not None and target.kind == "plugin"
     assert (target.range.start.character, target.range.end.character) == (11, 12)  # inside the quotes
 
 
 def test_skill_rename_edits_its_name_and_bootstrap_and_moves_its_directory(ws: Path) -> None:
-    engine = engine_of(ws)
+    view = view_of(ws)
     manifest = ws / ".clarvis/plugins/p/plugin.json"
     text, position = at(manifest, '"boot"', 2)
-    plan = rename.rename(engine, manifest, text, position, "start", can_rename_files=True)
+    plan = rename.rename(view, manifest, text, position, "start", can_rename_files=True)
     assert written(plan, ws) == [
         (".clarvis/plugins/p/skills/boot/SKILL.md", "boot", "start"),
         (".clarvis/plugins/p/plugin.json", '"boot"', '"start"'),
     ]
     skills = ws / ".clarvis/plugins/p/skills"
     assert plan.files == (rename.FileRename(skills / "boot", skills / "start"),)
-    without_moves = rename.rename(engine, manifest, text, position, "start", can_rename_files=False)
+    without_moves = rename.rename(view, manifest, text, position, "start", can_rename_files=False)
     assert without_moves.files == () and without_moves.edits == plan.edits
 
 
 def test_agent_rename_moves_the_file_and_rewrites_every_agent_field(ws: Path) -> None:
-    engine = engine_of(ws)
+    view = view_of(ws)
     agent = ws / ".clarvis/agents/helper.md"
     text, position = at(agent, "helper")
-    plan = rename.rename(engine, agent, text, position, "true", can_rename_files=True)
+    plan = rename.rename(view, agent, text, position, "true", can_rename_files=True)
     assert written(plan, ws) == [
         (".clarvis/agents/helper.md", "helper", '"true"'),  # quoted: YAML would read a bare true as a boolean
         (".clarvis/skills/review/SKILL.md", "helper", '"true"'),
     ]
     assert plan.files == (rename.FileRename(agent, agent.with_name("true.md")),)
     with pytest.raises(rename.RenameRefused, match="cannot rename files"):
-        rename.rename(engine, agent, text, position, "aide", can_rename_files=False)
+        rename.rename(view, agent, text, position, "aide", can_rename_files=False)
 
 
 def test_plugin_rename_follows_settings_marketplace_and_plugin_agents(ws: Path) -> None:
-    engine = engine_of(ws)
+    view = view_of(ws)
     settings = ws / ".clarvis/settings.json"
     text, position = at(settings, '"p"')
-    plan = rename.rename(engine, settings, text, position, "quality", can_rename_files=True)
+    plan = rename.rename(view, settings, text, position, "quality", can_rename_files=True)
     assert written(plan, ws) == [
         (".clarvis/plugins/p/plugin.json", '"p"', '"quality"'),
         (".clarvis/settings.json", '"p"', '"quality"'),
@@ -130,15 +135,13 @@ def test_refused_renames_say_why(ws: Path, file: str, needle: str, new_name: str
     path = ws / file
     text, position = at(path, needle)
     with pytest.raises(rename.RenameRefused, match=message):
-        rename.rename(engine_of(ws), path, text, position, new_name, can_rename_files=True)
+        rename.rename(view_of(ws), path, text, position, new_name, can_rename_files=True)
 
 
 def test_an_unsaved_buffer_is_what_gets_renamed(ws: Path) -> None:
     skill = ws / ".clarvis/skills/review/SKILL.md"
     buffer = "---\ndescription: Moved down.\nname: review\n---\n"
-    engine = WorkspaceEngine(
-        directory=ws, config=ProjectConfig(include_user=False), home=ws.parent / "home", overlay={skill: buffer}
-    )
+    view = view_of(ws, {skill: buffer})
     position = LineIndex(buffer).position(buffer.index("review"))
-    plan = rename.rename(engine, skill, buffer, position, "audit", can_rename_files=False)
+    plan = rename.rename(view, skill, buffer, position, "audit", can_rename_files=False)
     assert [(edit.range.start.line, edit.new_text) for edit in plan.edits] == [(2, "audit")]

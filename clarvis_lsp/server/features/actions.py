@@ -30,8 +30,8 @@ OPTIONS = types.CodeActionOptions(
 
 async def code_action(server: ClarvisServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     snapshot = _snapshot(server, params.text_document.uri)
-    if snapshot is not None:
-        await server.session.scanned(snapshot.engine)  # "fix all" and fixes at a position need the file's full findings
+    if snapshot is not None:  # "fix all" and fixes at a position need the file's full findings
+        await server.session.scanned(server.session.engine_for(snapshot.path))
     only = params.context.only
     actions: list[types.CodeAction] = []
     if only is None or _wants(only, types.CodeActionKind.QuickFix):
@@ -104,8 +104,10 @@ def _snapshot(server: ClarvisServer, uri: str) -> Snapshot | None:
 
 
 def _findings(server: ClarvisServer, snapshot: Snapshot) -> list[Diagnostic]:
+    """The file's findings, checked now by its workspace's engine (checking is the engine's, not a view's), with
+    no wait since ``snapshot`` was taken: they are the findings of its text."""
     server.flush()  # the latest text's findings, not those before a pending change
-    return server.findings_for(snapshot.engine, [snapshot.path])[snapshot.path]
+    return server.findings_for(server.session.engine_for(snapshot.path), [snapshot.path])[snapshot.path]
 
 
 def _touches(found: Range, where: Range) -> bool:

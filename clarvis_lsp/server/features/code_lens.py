@@ -25,12 +25,11 @@ _CONVERTER = converters.get_converter()
 
 
 async def code_lens(server: ClarvisServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.session.scanned(snapshot.engine)
     lenses: list[types.CodeLens] = []
-    for lens in navigation.override_lenses(snapshot.engine, snapshot.path, snapshot.text):
+    for lens in navigation.override_lenses(snapshot.view, snapshot.path, snapshot.text):
         where = to_client_range(lens.range, snapshot.lines, server.encoding)
         locations = to_locations(server, lens.locations)
         arguments: list[Any] = [
@@ -41,7 +40,7 @@ async def code_lens(server: ClarvisServer, params: types.CodeLensParams) -> list
         lenses.append(
             types.CodeLens(range=where, command=types.Command(lens.title, SHOW_LOCATIONS, arguments=arguments))
         )
-    lenses.extend(trust_lenses(server, snapshot.engine, snapshot.path))  # the trust preview on workspace settings
+    lenses.extend(trust_lenses(server, snapshot.view, snapshot.path))  # the trust preview on workspace settings
     return lenses
 
 

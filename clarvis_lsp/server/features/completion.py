@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.editor.completion import CandidateKind, CompletionCandidate, complete
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
-from clarvis_lsp.workspace.discovered import Discovered
-from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 TRIGGER_CHARACTERS = ['"', ":", " "]
 SCAN_PATIENCE = 0.1  # seconds a completion or hover waits for a first scan before answering without it
@@ -34,12 +31,11 @@ OPTIONS = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve
 
 
 async def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
-    if snapshot is None or snapshot.kind is None:
-        return None
     # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
     # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
-    await server.session.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri, at_most=SCAN_PATIENCE)
+    if snapshot is None or snapshot.kind is None:
+        return None
     trigger = None
     context = params.context
     if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
@@ -48,27 +44,16 @@ async def completion(server: ClarvisServer, params: types.CompletionParams) -> t
         snapshot.text,
         snapshot.kind,
         snapshot.position(params.position, server.encoding),
-        discovered_or_none(server, snapshot.engine),
+        snapshot.view.discovered,  # None while the first scan runs (keys and values still come from the schemas)
         path=snapshot.path,
         snippets=snippet_support(server),
         trigger=trigger,
         lines=snapshot.lines,
-        overlay=snapshot.engine.overlay,
+        overlay=snapshot.view.overlay,
     )
     markdown = markdown_documentation(server)
     items = [to_item(candidate, snapshot.lines, server.encoding, markdown) for candidate in candidates]
     return types.CompletionList(is_incomplete=False, items=items)
-
-
-def discovered_or_none(server: ClarvisServer, engine: WorkspaceEngine) -> Discovered | None:
-    """The workspace's discovery (cached by the engine), or None while its first scan runs (keys and values are
-    still completed and hovered, from the schemas) or when its configuration cannot start."""
-    if not server.session.ready(engine):
-        return None
-    try:
-        return engine.discovered
-    except StartupError:
-        return None
 
 
 def snippet_support(server: ClarvisServer) -> bool:

@@ -14,23 +14,21 @@ from clarvis_lsp.server.features.locations import to_locations
 
 
 async def definition(server: ClarvisServer, params: types.DefinitionParams) -> list[types.Location] | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.session.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
-    found = navigation.definition(snapshot.engine, snapshot.path, snapshot.text, position, snapshot.kind)
+    found = navigation.definition(snapshot.view, snapshot.path, snapshot.text, position, snapshot.kind)
     return to_locations(server, found) or None
 
 
 async def references(server: ClarvisServer, params: types.ReferenceParams) -> list[types.Location] | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.session.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
     found = navigation.references(
-        snapshot.engine,
+        snapshot.view,
         snapshot.path,
         snapshot.text,
         position,

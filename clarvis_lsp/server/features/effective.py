@@ -22,7 +22,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.editor.activation import hover_note, inlay_hints, trust_lens
 from clarvis_lsp.effective import effective_of
 from clarvis_lsp.effective.model import Effective
@@ -34,32 +33,33 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_position
 from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 EFFECTIVE_CONFIGURATION = "clarvis/effectiveConfiguration"
 WHY = "clarvis/why"
 INLAY_OPTIONS = types.InlayHintOptions(resolve_provider=False)
+_HINTED = (FileKind.SKILL, FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS)
 
 
-def _inputs(server: ClarvisServer, engine: WorkspaceEngine) -> tuple[object, object, object]:
-    """What the model was computed from: discovery's objects (compared by identity) and the open buffers'
-    versions (the model reads settings, manifests and hooks documents through them)."""
-    found = engine.discovered
-    return (found, found.registry, server.session.buffers.versions())
-
-
-def model_for(server: ClarvisServer, engine: WorkspaceEngine, trusted: bool | None = None) -> Effective:
-    """The effective configuration of ``engine``'s workspace (raises ``StartupError`` like discovery)."""
+def model_for(server: ClarvisServer, view: WorkspaceView, trusted: bool | None = None) -> Effective | None:
+    """The effective configuration of ``view``'s workspace, None without discovery (before the first scan, or an
+    invalid configuration). Kept per workspace while it is computed from the same state: the same ``Discovered``
+    (a new one after every edit discovery sees), the same configuration and the same open buffers (the model reads
+    settings, manifests and hooks documents through them; equal texts are usually the very same objects)."""
+    found = view.discovered
+    if found is None:
+        return None
     state = server.session.settings.trust_workspace if trusted is None else trusted
-    inputs = _inputs(server, engine)
-    workspace = server.session.workspaces.get(engine.directory)
-    cache = workspace.models if workspace is not None and workspace.engine is engine else {}  # one per engine
+    workspace = server.session.workspaces.get(view.directory)
+    cache = workspace.models if workspace is not None else {}
+    buffers = dict(view.overlay)
     cached = cache.get(("effective", state))
     if cached is not None:
-        (found, registry, versions), model = cached
-        if found is inputs[0] and registry is inputs[1] and versions == inputs[2] and isinstance(model, Effective):
+        (was_found, config, was_buffers), model = cached
+        if was_found is found and config == view.config and was_buffers == buffers and isinstance(model, Effective):
             return model
-    model = effective_of(engine, trusted=state)
-    cache[("effective", state)] = (inputs, model)
+    model = effective_of(view, trusted=state)
+    cache[("effective", state)] = ((found, view.config, buffers), model)
     return model
 
 
@@ -69,16 +69,16 @@ def _param(params: Any, name: str) -> object:
     return getattr(params, name, None)
 
 
-async def _engines(server: ClarvisServer, params: Any) -> list[WorkspaceEngine]:
+async def _views(server: ClarvisServer, params: Any) -> list[WorkspaceView]:
+    """The workspaces asked about, once their first scans ended: ``uri``'s, else every one of the folders."""
     server.flush()  # answer for the latest buffers
     uri = _param(params, "uri")
+    engines: list[WorkspaceEngine]
     if isinstance(uri, str) and (path := uri_to_path(uri)) is not None:
         engines = [server.session.engine_for(path if not path.is_dir() else path / ".clarvis")]
     else:
         engines = server.session.folder_engines()
-    for engine in engines:
-        await server.session.scanned(engine)
-    return engines
+    return await server.session.scanned_views(engines)
 
 
 def _trusted(params: Any) -> bool | None:
@@ -88,11 +88,10 @@ def _trusted(params: Any) -> bool | None:
 
 async def effective_configuration(server: ClarvisServer, params: Any) -> dict[str, Any]:
     workspaces = []
-    for engine in await _engines(server, params):
-        try:
-            workspaces.append(to_json(model_for(server, engine, _trusted(params))))
-        except StartupError:
-            continue  # reported on the configuration file already
+    for view in await _views(server, params):
+        model = model_for(server, view, _trusted(params))
+        if model is not None:  # an invalid configuration is reported on the configuration file already
+            workspaces.append(to_json(model))
     return {"workspaces": workspaces}
 
 
@@ -101,10 +100,9 @@ async def why_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
     if not isinstance(name, str) or not name.strip():
         return {"name": name, "workspaces": []}
     workspaces = []
-    for engine in await _engines(server, params):
-        try:
-            model = model_for(server, engine, _trusted(params))
-        except StartupError:
+    for view in await _views(server, params):
+        model = model_for(server, view, _trusted(params))
+        if model is None:
             continue
         workspaces.append(
             {"workspace": str(model.workspace), "trusted": model.trusted, "answers": answers_json(why(model, name))}
@@ -114,16 +112,13 @@ async def why_request(server: ClarvisServer, params: Any) -> dict[str, Any]:
 
 async def inlay_hint(server: ClarvisServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
     snapshot = server.session.snapshot(params.text_document.uri)
-    if snapshot is None or snapshot.kind not in (FileKind.SKILL, FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS):
+    if snapshot is None or snapshot.kind not in _HINTED:
         return None
-    engine = snapshot.engine
-    if not await server.session.scanned(engine):
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri)
+    if snapshot is None or snapshot.kind not in _HINTED or snapshot.view.discovered is None:
         return None
-    try:
-        model = None if snapshot.kind is FileKind.SKILL else model_for(server, engine)
-        registry = engine.discovered.registry
-    except StartupError:
-        return None
+    model = None if snapshot.kind is FileKind.SKILL else model_for(server, snapshot.view)
+    registry = snapshot.view.discovered.registry
     folder = server.session.folder_for(snapshot.path)
     show = display_paths(folder, server.session.home)
     wanted = params.range
@@ -143,14 +138,12 @@ async def inlay_hint(server: ClarvisServer, params: types.InlayHintParams) -> li
     return hints
 
 
-def trust_lenses(server: ClarvisServer, engine: WorkspaceEngine, path: Path) -> list[types.CodeLens]:
+def trust_lenses(server: ClarvisServer, view: WorkspaceView, path: Path) -> list[types.CodeLens]:
     """The trust preview on the workspace settings.json (title only: it shows, it does not act)."""
-    if path.name != "settings.json" or os.path.normpath(path.parent.parent) != os.path.normpath(engine.directory):
+    if path.name != "settings.json" or os.path.normpath(path.parent.parent) != os.path.normpath(view.directory):
         return []
-    try:
-        title = trust_lens(model_for(server, engine), path)
-    except StartupError:
-        return []
+    model = model_for(server, view)
+    title = trust_lens(model, path) if model is not None else None
     if title is None:
         return []
     start = types.Position(line=0, character=0)
@@ -158,15 +151,13 @@ def trust_lenses(server: ClarvisServer, engine: WorkspaceEngine, path: Path) -> 
 
 
 def hover_markdown(
-    server: ClarvisServer, engine: WorkspaceEngine, kind: FileKind, path: Path, text: str, position: Position
+    server: ClarvisServer, view: WorkspaceView, kind: FileKind, path: Path, text: str, position: Position
 ) -> tuple[str, Any] | None:
     """The state and run position of the hook or server under the cursor, with its engine range."""
-    if kind not in (FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS) or not engine.is_discovered:
+    if kind not in (FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS):
         return None
-    try:
-        note = hover_note(model_for(server, engine), kind, path, text, position)
-    except StartupError:
-        return None
+    model = model_for(server, view)
+    note = hover_note(model, kind, path, text, position) if model is not None else None
     return (note.markdown, note.range) if note is not None else None
 
 

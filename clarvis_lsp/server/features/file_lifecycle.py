@@ -19,7 +19,7 @@ from lsprotocol import types
 from clarvis_lsp.editor import file_lifecycle
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.session import uri_to_path
-from clarvis_lsp.workspace.engine import WorkspaceEngine
+from clarvis_lsp.workspace.view import WorkspaceView
 
 OPTIONS = types.FileOperationRegistrationOptions(
     filters=[
@@ -36,8 +36,8 @@ OPTIONS = types.FileOperationRegistrationOptions(
 
 
 async def did_create_files(server: ClarvisServer, params: types.CreateFilesParams) -> None:
-    async for path, engine in _scanned(server, [item.uri for item in params.files]):
-        fill = file_lifecycle.new_skill(engine, path)
+    async for path, view in _scanned(server, [item.uri for item in params.files]):
+        fill = file_lifecycle.new_skill(view, path)
         edit = _fill_edit(server, fill) if fill is not None else None
         if edit is not None and fill is not None:
             await server.workspace_apply_edit_async(
@@ -51,22 +51,21 @@ async def did_create_files(server: ClarvisServer, params: types.CreateFilesParam
 
 async def will_delete_files(server: ClarvisServer, params: types.DeleteFilesParams) -> None:
     notices: list[str] = []
-    async for path, engine in _scanned(server, [item.uri for item in params.files]):
-        notices += file_lifecycle.deletion_notices(engine, path)
+    async for path, view in _scanned(server, [item.uri for item in params.files]):
+        notices += file_lifecycle.deletion_notices(view, path)
     if notices:
         server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=" ".join(notices)))
 
 
-async def _scanned(server: ClarvisServer, uris: list[str]) -> AsyncIterator[tuple[Path, WorkspaceEngine]]:
-    """Each local file of ``uris`` with its workspace's engine, once that workspace's first scan has ended (the
-    answers read which copy of a skill wins)."""
+async def _scanned(server: ClarvisServer, uris: list[str]) -> AsyncIterator[tuple[Path, WorkspaceView]]:
+    """Each local file of ``uris`` with its workspace as it is once that workspace's first scan has ended (the
+    answers read which copy of a skill wins), taken when the file's turn comes."""
     for uri in uris:
         path = uri_to_path(uri)
         if path is None:
             continue
-        engine = server.session.engine_for(path)
-        await server.session.scanned(engine)
-        yield path, engine
+        [view] = await server.session.scanned_views([server.session.engine_for(path)])
+        yield path, view
 
 
 def _fill_edit(server: ClarvisServer, fill: file_lifecycle.NewSkill) -> types.WorkspaceEdit | None:

@@ -36,9 +36,8 @@ async def will_rename_files(server: ClarvisServer, params: types.RenameFilesPara
         old, new = uri_to_path(item.old_uri), uri_to_path(item.new_uri)
         if old is None or new is None:
             continue
-        engine = server.session.engine_for(old)
-        await server.session.scanned(engine)
-        edits += file_rename.folder_rename_edits(engine, old, new)
+        [view] = await server.session.scanned_views([server.session.engine_for(old)])
+        edits += file_rename.folder_rename_edits(view, old, new)
     if not edits:
         return None
     plan = RenamePlan(tuple(edits))

@@ -12,29 +12,28 @@ from lsprotocol import types
 from clarvis_lsp.editor.hover import hover as assist_hover
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
-from clarvis_lsp.server.features.completion import SCAN_PATIENCE, discovered_or_none
+from clarvis_lsp.server.features.completion import SCAN_PATIENCE
 from clarvis_lsp.server.features.effective import hover_markdown
 
 
 async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
-    if snapshot is None or snapshot.kind is None:
-        return None
     # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
     # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
-    await server.session.scanned(snapshot.engine, at_most=SCAN_PATIENCE)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri, at_most=SCAN_PATIENCE)
+    if snapshot is None or snapshot.kind is None:
+        return None
     position = snapshot.position(params.position, server.encoding)
     info = assist_hover(
         snapshot.text,
         snapshot.kind,
         position,
-        discovered_or_none(server, snapshot.engine),
+        snapshot.view.discovered,
         path=snapshot.path,
         lines=snapshot.lines,
-        overlay=snapshot.engine.overlay,
+        overlay=snapshot.view.overlay,
     )
     # A hook or MCP server under the cursor: its state and run position (the effective configuration).
-    note = hover_markdown(server, snapshot.engine, snapshot.kind, snapshot.path, snapshot.text, position)
+    note = hover_markdown(server, snapshot.view, snapshot.kind, snapshot.path, snapshot.text, position)
     if info is None and note is None:
         return None
     markdown = "\n\n---\n\n".join(part for part in (info.markdown if info else "", note[0] if note else "") if part)

@@ -22,7 +22,7 @@ def document_link(server: ClarvisServer, params: types.DocumentLinkParams) -> li
         snapshot.path,
         snapshot.text,
         open_files,
-        follow_symlinks=snapshot.engine.config.follow_symlinks,
+        follow_symlinks=snapshot.view.config.follow_symlinks,
     )
     text_document = server.client_capabilities.text_document
     link_capabilities = text_document.document_link if text_document else None

@@ -27,12 +27,11 @@ class RenameFailed(JsonRpcException):
 
 
 async def prepare_rename(server: ClarvisServer, params: types.PrepareRenameParams) -> types.PrepareRenameResult | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.session.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
-    target = editor_rename.prepare_rename(snapshot.engine, snapshot.path, snapshot.text, position)
+    target = editor_rename.prepare_rename(snapshot.view, snapshot.path, snapshot.text, position)
     if target is None:
         return None
     return types.PrepareRenamePlaceholder(
@@ -41,15 +40,14 @@ async def prepare_rename(server: ClarvisServer, params: types.PrepareRenameParam
 
 
 async def rename(server: ClarvisServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-    snapshot = server.session.snapshot(params.text_document.uri)
+    snapshot = await server.session.scanned_snapshot(params.text_document.uri)
     if snapshot is None or snapshot.kind is None:
         return None
-    await server.session.scanned(snapshot.engine)
     position = snapshot.position(params.position, server.encoding)
     document_changes = _takes_document_changes(server)
     try:
         plan = editor_rename.rename(
-            snapshot.engine,
+            snapshot.view,
             snapshot.path,
             snapshot.text,
             position,

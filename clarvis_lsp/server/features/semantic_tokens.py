@@ -50,7 +50,7 @@ def _answers(server: ClarvisServer) -> _Answers:
 def _data(server: ClarvisServer, snapshot: Snapshot, within: types.Range | None = None) -> list[int]:
     """The document's tokens in LSP's relative encoding (those on or across ``within`` alone, when given)."""
     encoding = server.encoding
-    tokens = editor_tokens.semantic_tokens(snapshot.kind, snapshot.path, snapshot.text, server.session.buffers)
+    tokens = editor_tokens.semantic_tokens(snapshot.kind, snapshot.path, snapshot.text, snapshot.view.overlay)
     first_line, last_line = 0, snapshot.lines.line_count
     if within is not None:
         first_line = from_client_position(within.start, snapshot.lines, encoding).line

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.listing import SkillCopy, WorkspaceSkills, discovered_skills
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.session import uri_to_path
@@ -26,13 +25,10 @@ async def effective_skills_request(server: ClarvisServer, params: Any) -> dict[s
     else:
         engines = server.session.folder_engines()
     workspaces: list[dict[str, Any]] = []
-    for engine in engines:
-        await server.session.scanned(engine)
-        try:
-            discovered = engine.discovered
-        except StartupError:
-            continue  # reported on the configuration file already
-        found = discovered_skills(engine.directory, discovered, engine.overlay)
+    for view in await server.session.scanned_views(engines):
+        if view.discovered is None:
+            continue  # an invalid configuration is reported on the configuration file already
+        found = discovered_skills(view.directory, view.discovered, view.overlay)
         workspaces.append(_workspace_json(found))
     return {"workspaces": workspaces}
 

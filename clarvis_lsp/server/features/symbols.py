@@ -34,10 +34,8 @@ def document_symbol(
 async def workspace_symbol(server: ClarvisServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
     """Cancellable: the first scans are awaited (a cancel stops the wait, not the scan), and converting the
     matches (each location against its file's text) yields to the event loop every ``SLICE_SECONDS``."""
-    engines = _engines(server)
-    for engine in engines:
-        await server.session.scanned(engine)
-    found = navigation.workspace_symbols(engines, params.query)
+    views = await server.session.scanned_views(_engines(server))
+    found = navigation.workspace_symbols(views, params.query)
     answer: list[types.SymbolInformation] = []
     deadline = time.monotonic() + SLICE_SECONDS
     for symbol in found:
