@@ -12,7 +12,7 @@ import traceback
 import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -20,14 +20,14 @@ from pygls.lsp.server import LanguageServer
 
 from clarvis_lsp import __version__
 from clarvis_lsp.batch.memory import paused_collector
-from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.knowledge.layout import PLUGIN_MANIFEST
 from clarvis_lsp.server.convert import UTF16, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
 from clarvis_lsp.server.session import Session, uri_to_path
-from clarvis_lsp.workspace.engine import WorkspaceEngine
-from clarvis_lsp.workspace.findings import file_findings
+
+if TYPE_CHECKING:  # the engine, discovery and the rules are imported when first used: start-up needs none of them
+    from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
@@ -105,6 +105,9 @@ class ClarvisServer(LanguageServer):
     ) -> dict[Path, list[Diagnostic]]:
         """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does (own
         findings only with ``alone``), with the paths in their messages shown as ``shown_paths`` shows them."""
+        from clarvis_lsp.discovery import StartupError
+        from clarvis_lsp.workspace.findings import file_findings
+
         try:
             found = file_findings(engine, paths, alone=alone)
         except StartupError as error:
@@ -117,6 +120,8 @@ class ClarvisServer(LanguageServer):
         """Re-check after ``changed`` changed: the file itself, and every file whose cross-file findings changed
         (renaming one copy of a skill changes the shadowing findings of the others). A change to anything but a
         SKILL.md (settings, plugins, agents) can change any open file's findings, so those are re-checked too."""
+        from clarvis_lsp.discovery import StartupError
+
         session = self.session
         buffers = session.buffers
         engine = session.engine_for(changed)

@@ -34,7 +34,7 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -49,16 +49,14 @@ from clarvis_lsp.config.project import (
     load_project_config,
     symlinks_followed,
 )
-from clarvis_lsp.discovery import StartupError, find_workspaces, nearest_workspace
-from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.findings import Diagnostic, Position
-from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.rules.catalogue import TRUST_NOTICES
-from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.server.convert import from_client_position
-from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
+
+if TYPE_CHECKING:  # discovery, the engine and the rules are imported when first used: ``initialize`` needs none
+    from clarvis_lsp.knowledge.files import FileKind
+    from clarvis_lsp.output.paths import PathDisplay
+    from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 CONFIG_FILES = (".clarvis-lsp.toml", "pyproject.toml")
 
@@ -260,6 +258,9 @@ class Session:
                 return cached[1]
             key, lines = text, LineIndex(text)
         else:
+            from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
+            from clarvis_lsp.workspace.engine import MAX_FILE_BYTES
+
             engine = self.engine_for(path)
             follow = engine.config.follow_symlinks
             within = engine.read_base(path)
@@ -298,6 +299,8 @@ class Session:
             del self.engines[directory]
 
     def engine_for(self, path: Path) -> WorkspaceEngine:
+        from clarvis_lsp.discovery import nearest_workspace
+
         folder = self.folder_for(path)
         directory = nearest_workspace(path, folder)
         engine = self.engines.get(directory)
@@ -307,6 +310,8 @@ class Session:
 
     def folder_engines(self) -> list[WorkspaceEngine]:
         """The engine of every workspace in the workspace folders, nested ones included, each once."""
+        from clarvis_lsp.discovery import find_workspaces
+
         engines: list[WorkspaceEngine] = []
         for folder in list(self.folders):
             for directory in find_workspaces(folder, home=self.home):
@@ -317,6 +322,10 @@ class Session:
 
     def _build_engine(self, directory: Path, config: ProjectConfig) -> WorkspaceEngine:
         """The one place an engine is made: over the buffers, the trust notices ignored in a trusted workspace."""
+        from clarvis_lsp.rules.catalogue import TRUST_NOTICES
+        from clarvis_lsp.rules.selection import RuleSelection
+        from clarvis_lsp.workspace.engine import WorkspaceEngine
+
         return WorkspaceEngine(
             directory=directory,
             config=config,
@@ -373,6 +382,8 @@ class Session:
         """How a message shows a path, as ``--check`` run from the workspace folder prints it: relative to the
         editor's workspace folder holding ``engine``'s workspace, ``~/…`` under the home directory (the personal
         roots), else absolute."""
+        from clarvis_lsp.output.paths import PathDisplay
+
         folder = self.folder_for(engine.directory)
         key = (folder, self.home)
         display = self._path_displays.get(key)
@@ -427,6 +438,8 @@ class Session:
         return self.engines.get(engine.directory) is not engine
 
     async def _first_scan(self, engine: WorkspaceEngine) -> None:
+        from clarvis_lsp.discovery import StartupError
+
         detached = engine.detached()
         token = await self._client.begin_progress(f"Discovering skills in {engine.directory.name or engine.directory}")
         loop = asyncio.get_running_loop()

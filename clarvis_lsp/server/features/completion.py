@@ -18,7 +18,6 @@ from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.workspace.discovered import Discovered
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
-TRIGGER_CHARACTERS = ['"', ":", " "]
 SCAN_PATIENCE = 0.1  # seconds a completion or hover waits for a first scan before answering without it
 
 _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
@@ -28,9 +27,6 @@ _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
     "snippet": types.CompletionItemKind.Snippet,
     "reference": types.CompletionItemKind.Reference,
 }
-
-
-OPTIONS = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False)
 
 
 async def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:
