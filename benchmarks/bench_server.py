@@ -5,6 +5,10 @@ Starts ``clarvis-lsp --stdio`` as a subprocess (as an editor would), with a clie
 and receives pushed diagnostics, in a workspace of N generated skills plus a workspace settings.json and an
 enabled plugin. Measures:
 
+- initialize answered: spawning the server process → its answer to ``initialize``, median over ``--spawns``
+  spawns, with the server's CPU time by then; beside it, in the same rounds, the floor under it (wall and CPU
+  time to exit): the interpreter's own start (``python -c pass``) and the interpreter importing pygls
+  (``python -c 'import pygls.lsp.server'``, which imports ``lsprotocol.types``);
 - open → the first answer to a hover sent right after ``didOpen`` (while the first scan runs);
 - open → the opened file's first ``publishDiagnostics``; open → the end of the first scan's progress;
 - keystroke → ``publishDiagnostics`` of that version, p50/p95, in a SKILL.md (half the edits rename it to a name
@@ -12,6 +16,10 @@ enabled plugin. Measures:
 - completion, hover and workspace/symbol p95; the server's peak RSS (VmHWM).
 
     python benchmarks/bench_server.py --skills 10000 --edits 200
+
+``--startup`` measures initialize answered and its floor alone (over a workspace of ``--skills`` skills):
+
+    python benchmarks/bench_server.py --startup --skills 100 --spawns 9
 
 ``--soak`` measures a long editing session instead (SPEC §8: RSS growing less than 5 MB over 20,000 edits): one
 SKILL.md typed into 20,000 times with incremental changes (characters typed at the end of the description and
@@ -29,6 +37,7 @@ import asyncio
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -108,6 +117,10 @@ class Bench:
         def skills_changed(*params: Any) -> None:
             return None
 
+        @client.feature("clarvis/effectiveConfigurationChanged")
+        def configuration_changed(*params: Any) -> None:
+            return None
+
         @client.feature(types.CLIENT_REGISTER_CAPABILITY)
         def register(params: types.RegistrationParams) -> None:
             return None
@@ -165,29 +178,100 @@ async def timed(count: int, request: Callable[[], Awaitable[Any]]) -> list[float
     return samples
 
 
-async def start_server(skills: int, corpus: str = "realistic") -> tuple[Bench, Path, Path]:
-    """The server, initialized over a generated workspace of ``skills`` skills of ``corpus``; the workspace and
-    its home."""
-    workspace, home = generate(WORK / f"corpus-{corpus}-{skills}", skills, corpus=corpus)
-    bench = Bench()
-    client = bench.client
-    # The personal roots of the corpus are the server's home, so all four roots (N skills) are discovered.
-    await client.start_io(clarvis_lsp(), "--stdio", env={**os.environ, "HOME": str(home)})
+def server_env(home: Path) -> dict[str, str]:
+    """The server's environment: the personal roots of the corpus are its home, so all four roots (N skills) are
+    discovered."""
+    return {**os.environ, "HOME": str(home)}
+
+
+def initialize_params(workspace: Path) -> types.InitializeParams:
     capabilities = types.ClientCapabilities(
         window=types.WindowClientCapabilities(work_done_progress=True),
         workspace=types.WorkspaceClientCapabilities(configuration=True),
     )
-    await client.initialize_async(
-        types.InitializeParams(
-            capabilities=capabilities,
-            root_uri=workspace.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="bench")],
-            initialization_options={"clarvis": {"includeUser": True}},
-        )
+    return types.InitializeParams(
+        capabilities=capabilities,
+        root_uri=workspace.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="bench")],
+        initialization_options={"clarvis": {"includeUser": True}},
     )
+
+
+def corpus_of(skills: int, corpus: str) -> tuple[Path, Path]:
+    """A generated workspace of ``skills`` skills of ``corpus``, and its home."""
+    return generate(WORK / f"corpus-{corpus}-{skills}", skills, corpus=corpus)
+
+
+async def start_server(workspace: Path, home: Path) -> Bench:
+    """The server, initialized over ``workspace``."""
+    bench = Bench()
+    client = bench.client
+    await client.start_io(clarvis_lsp(), "--stdio", env=server_env(home))
+    await client.initialize_async(initialize_params(workspace))
     bench.scan_end = asyncio.get_running_loop().create_future()
     client.initialized(types.InitializedParams())
-    return bench, workspace, home
+    return bench
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (``/proc/PID/stat``, in clock ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def initialize_answered(workspace: Path, home: Path) -> tuple[float, float]:
+    """Seconds from spawning the server (the console script, as an editor starts it) to its ``initialize``
+    answer, and the server's CPU seconds by then (which a busy machine stretches less than the wall time); the
+    server is shut down cleanly afterwards, outside the measure."""
+    bench = Bench()
+    started = time.perf_counter()
+    await bench.client.start_io(clarvis_lsp(), "--stdio", env=server_env(home))
+    await bench.client.initialize_async(initialize_params(workspace))
+    elapsed = time.perf_counter() - started
+    cpu = cpu_seconds(server_pid(bench))
+    await stop(bench)
+    return elapsed, cpu
+
+
+def spawn_and_wait(home: Path, *arguments: str) -> tuple[float, float]:
+    """Seconds from spawning this interpreter with ``arguments`` to its exit, and its CPU seconds (``wait4``): the
+    floor under a server start."""
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, *arguments], env=server_env(home))
+    _pid, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{sys.executable} {' '.join(arguments)} failed")
+    return elapsed, usage.ru_utime + usage.ru_stime
+
+
+FLOORS = {
+    "interpreter start, python -c pass": ("-c", "pass"),
+    "interpreter + import pygls.lsp.server": ("-c", "import pygls.lsp.server"),
+}
+
+
+async def startup(workspace: Path, home: Path, spawns: int) -> dict[str, float]:
+    """Initialize answered and its floors, median of ``spawns`` rounds; each round runs one of each, in turn, so
+    a slow spell of the shared machine weighs on all of them alike."""
+    answered: list[float] = []
+    cpu: list[float] = []
+    floors: dict[str, list[tuple[float, float]]] = {name: [] for name in FLOORS}
+    for _ in range(spawns):
+        wall, used = await initialize_answered(workspace, home)
+        answered.append(wall)
+        cpu.append(used)
+        for name, arguments in FLOORS.items():
+            floors[name].append(spawn_and_wait(home, *arguments))
+    results = {
+        f"initialize answered p50 of {spawns} spawns (ms)": p50(answered),
+        "server CPU by then p50 (ms)": p50(cpu),
+    }
+    for name, samples in floors.items():
+        results[f"{name} p50 (ms)"] = p50([wall for wall, _ in samples])
+        results[f"{name} CPU p50 (ms)"] = p50([used for _, used in samples])
+    return results
 
 
 def server_pid(bench: Bench) -> int:
@@ -200,8 +284,10 @@ async def stop(bench: Bench) -> None:
     await bench.client.stop()  # type: ignore[no-untyped-call]  # pygls's own signature
 
 
-async def run(skills: int, edits: int, corpus: str = "realistic") -> dict[str, float]:
-    bench, workspace, _home = await start_server(skills, corpus)
+async def run(skills: int, edits: int, corpus: str = "realistic", spawns: int = 5) -> dict[str, float]:
+    workspace, home = corpus_of(skills, corpus)
+    results = await startup(workspace, home, spawns)
+    bench = await start_server(workspace, home)
     client = bench.client
     settings, manifest = add_configuration(workspace)
     target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
@@ -212,7 +298,7 @@ async def run(skills: int, edits: int, corpus: str = "realistic") -> dict[str, f
     bench.open(target, text)
     where = types.TextDocumentIdentifier(target.as_uri())
     await client.text_document_hover_async(types.HoverParams(where, types.Position(2, 3)))
-    results = {"hover after open (ms)": (time.perf_counter() - start) * 1000}
+    results["hover after open (ms)"] = (time.perf_counter() - start) * 1000
     results["open → first diagnostics (ms)"] = (await asyncio.wait_for(first_publish, 120) - start) * 1000
     assert bench.scan_end is not None  # start_server made it
     results["first scan end (s)"] = await asyncio.wait_for(bench.scan_end, 120) - start
@@ -266,7 +352,8 @@ WARM_UP = 2000  # edits before the soak's first RSS reading: caches, interned st
 
 async def soak(skills: int, edits: int, corpus: str = "realistic") -> dict[str, float]:
     """One SKILL.md edited ``edits`` times with incremental changes, each waiting for its diagnostics."""
-    bench, workspace, _home = await start_server(skills, corpus)
+    workspace, home = corpus_of(skills, corpus)
+    bench = await start_server(workspace, home)
     target = next((workspace / ".clarvis" / "skills").glob("*/SKILL.md"))
     original = target.parent.name
     other_name = next((workspace / ".agents" / "skills").glob("*/SKILL.md")).parent.name
@@ -331,7 +418,16 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--soak", action="store_true", help="a long editing session: RSS growth and latency")
     parser.add_argument("--corpus", choices=CORPORA, default="realistic", help="bodies like public skills, or plain")
+    parser.add_argument("--startup", action="store_true", help="initialize answered and its floor alone")
+    parser.add_argument("--spawns", type=int, default=5, help="server spawns whose initialize answer is timed")
     args = parser.parse_args()
+    if args.startup:
+        results = asyncio.run(startup(*corpus_of(args.skills, args.corpus), args.spawns))
+        print(f"| start-up ({args.skills:,} {args.corpus} skills) | value |")
+        print("| --- | ---: |")
+        for name, value in results.items():
+            print(f"| {name} | {value:.1f} |")
+        return
     if args.soak:
         results = asyncio.run(soak(args.skills, args.edits, args.corpus))
         print(f"| soak ({args.skills:,} {args.corpus} skills, {args.edits:,} incremental edits) | value |")
@@ -339,7 +435,7 @@ def main() -> None:
         for name, value in results.items():
             print(f"| {name} | {value:.1f} |")
         return
-    results = asyncio.run(run(args.skills, args.edits, args.corpus))
+    results = asyncio.run(run(args.skills, args.edits, args.corpus, args.spawns))
     print(f"| measure ({args.skills:,} {args.corpus} skills, {args.edits} edits each) | value |")
     print("| --- | ---: |")
     for name, value in results.items():

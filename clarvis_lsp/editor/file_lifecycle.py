@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.discovery.skills import SkillInfo
+from clarvis_lsp.editor.advertised import NEW_SKILL_FILE_GLOB, SKILL_FOLDER_GLOB
 from clarvis_lsp.editor.places import display_path, root_label
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge.files import FileKind
@@ -33,9 +34,6 @@ __all__ = [
     "new_skill",
 ]
 
-SKILL_FOLDER_GLOB = f"**/{layout.SKILLS_DIR}/*"
-"""A skill directory: created empty, it gets a SKILL.md; deleted, it takes its skill along."""
-NEW_SKILL_FILE_GLOB = f"**/{layout.SKILLS_DIR}/*/{layout.SKILL_FILE}"
 DESCRIPTION_HINT = "# what this skill does, and when the agent should use it"
 MAX_NOTICES = 5
 """Skills named one by one when a deleted folder holds several; the rest are counted."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from clarvis_lsp.documents.jsondoc import JsonObject, parse_json
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import strip_bom
+from clarvis_lsp.editor.advertised import FOLDER_GLOBS
 from clarvis_lsp.editor.rename import RenamePlan, RenameRefused, RenameTarget, rename_target
 from clarvis_lsp.findings import TextEdit
 from clarvis_lsp.knowledge import layout
@@ -25,10 +26,6 @@ from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.workspace.view import WorkspaceView
 
 __all__ = ["FOLDER_GLOBS", "folder_rename_edits"]
-
-FOLDER_GLOBS = (f"**/{layout.SKILLS_DIR}/*", f"**/{layout.PLUGINS_DIR}/*")
-"""The folders whose renames this answers: skill directories and plugin directories (clients send
-``willRenameFiles`` only for what matches)."""
 
 
 def folder_rename_edits(view: WorkspaceView, old: Path, new: Path) -> tuple[TextEdit, ...]:

@@ -40,6 +40,7 @@ from pathlib import Path
 from clarvis_lsp.documents.jsondoc import JsonArray, JsonDocument, JsonNode, JsonObject
 from clarvis_lsp.documents.skill import parse_skill
 from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.editor.advertised import TOKEN_MODIFIERS, TOKEN_TYPES
 from clarvis_lsp.editor.common import HOOK_KINDS, frontmatter_lines, parsed_json
 from clarvis_lsp.editor.occurrences import JSON_KINDS, NameKind, frontmatter_items, json_inner, occurrences
 from clarvis_lsp.findings import Range
@@ -51,27 +52,6 @@ from clarvis_lsp.rules import skill_links
 
 __all__ = ["TOKEN_MODIFIERS", "TOKEN_TYPES", "Token", "semantic_tokens"]
 
-TOKEN_TYPES: tuple[str, ...] = (
-    "namespace",
-    "class",
-    "interface",
-    "function",
-    "property",
-    "variable",
-    "parameter",
-    "macro",
-    "event",
-    "enumMember",
-    "string",
-)
-TOKEN_MODIFIERS: tuple[str, ...] = (
-    "declaration",
-    "deprecated",
-    "readonly",
-    "modification",
-    "documentation",
-    "static",
-)
 MAX_TOKENS = 20_000  # an editor colours every token: a huge generated file gets the first ones
 _MAX_DEPTH = 8  # how deep hook objects and MCP servers are looked for in a JSON document
 

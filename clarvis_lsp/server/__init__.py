@@ -7,20 +7,26 @@ one ``Workspace`` per directory; ``ClarvisServer`` (``app.py``) sends each delta
 
 An exception inside one handler is logged to the client (``window/logMessage``) and answered as an error for
 that request alone; the server keeps serving.
+
+Importing this package imports nothing of the server: ``create_server`` imports the server class and the method
+table when it runs, so a light module here (``capabilities``, ``edits``) is light to import on its own too.
 """
 
 from __future__ import annotations
 
 import os
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clarvis_lsp.server.app import ClarvisServer
-from clarvis_lsp.server.features import sync
-from clarvis_lsp.server.methods import register_all
+if TYPE_CHECKING:
+    from clarvis_lsp.server.app import ClarvisServer
 
 
 def create_server() -> ClarvisServer:
+    from clarvis_lsp.server.app import ClarvisServer
+    from clarvis_lsp.server.features import sync
+    from clarvis_lsp.server.methods import register_all
+
     server = ClarvisServer()
     register_all(server)
     if os.environ.get(sync.TEST_REQUESTS) == "1":  # tests' view of the server's text and state (sync.py)

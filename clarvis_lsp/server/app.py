@@ -13,22 +13,22 @@ import traceback
 import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from clarvis_lsp import __version__
-from clarvis_lsp.discovery import StartupError
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.server.convert import UTF16, to_lsp_diagnostic
 from clarvis_lsp.server.protocol import ClarvisProtocol
 from clarvis_lsp.server.session import Session
-from clarvis_lsp.workspace.engine import WorkspaceEngine
-from clarvis_lsp.workspace.findings import file_findings
-from clarvis_lsp.workspace.live import Delta, Workspace
+
+if TYPE_CHECKING:  # the engine, discovery and the rules are imported when first used: start-up needs none of them
+    from clarvis_lsp.workspace.engine import WorkspaceEngine
+    from clarvis_lsp.workspace.live import Delta, Workspace
 
 EFFECTIVE_SKILLS = "clarvis/effectiveSkills"
 EFFECTIVE_SKILLS_CHANGED = "clarvis/effectiveSkillsChanged"
@@ -104,6 +104,9 @@ class ClarvisServer(LanguageServer):
     ) -> dict[Path, list[Diagnostic]]:
         """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does (own
         findings only with ``alone``), with the paths in their messages shown as ``shown_paths`` shows them."""
+        from clarvis_lsp.discovery import StartupError
+        from clarvis_lsp.workspace.findings import file_findings
+
         try:
             found = file_findings(engine, paths, alone=alone)
         except StartupError as error:

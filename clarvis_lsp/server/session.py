@@ -57,22 +57,16 @@ from clarvis_lsp.config.project import (
     load_project_config,
     symlinks_followed,
 )
-from clarvis_lsp.discovery import StartupError, find_workspaces, nearest_workspace
-from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
-from clarvis_lsp.discovery.io import REREADING_OS_READER
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.findings import Diagnostic, Position
-from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.memory import paused_collector
-from clarvis_lsp.output.paths import PathDisplay
-from clarvis_lsp.rules.catalogue import TRUST_NOTICES
-from clarvis_lsp.rules.selection import RuleSelection
 from clarvis_lsp.server.convert import from_client_position
-from clarvis_lsp.workspace.engine import MAX_FILE_BYTES, WorkspaceEngine
-from clarvis_lsp.workspace.live import Workspace as WorkspaceState
-from clarvis_lsp.workspace.live import within
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # discovery, the engine and the rules are imported when first used: ``initialize`` needs none
+    from clarvis_lsp.knowledge.files import FileKind
+    from clarvis_lsp.output.paths import PathDisplay
+    from clarvis_lsp.workspace.engine import WorkspaceEngine
+    from clarvis_lsp.workspace.live import Workspace as WorkspaceState
     from clarvis_lsp.workspace.view import WorkspaceView
 
 CONFIG_FILES = (".clarvis-lsp.toml", "pyproject.toml")
@@ -335,6 +329,9 @@ class Session:
                 return cached[1]
             key, lines = text, LineIndex(text)
         else:
+            from clarvis_lsp.discovery.fs import read_regular_file, symlinked_component
+            from clarvis_lsp.workspace.engine import MAX_FILE_BYTES
+
             engine = self.engine_for(path)
             follow = engine.config.follow_symlinks
             within = engine.read_base(path)
@@ -370,6 +367,8 @@ class Session:
         for their published findings to be withdrawn)."""
         self.folders = [folder for folder in self.folders if folder not in removed]
         self.folders += added
+        from clarvis_lsp.workspace.live import within
+
         dropped = [self.workspaces.pop(directory) for directory in list(self.workspaces) if within(directory, removed)]
         self.forget_nearest()
         return dropped
@@ -396,12 +395,16 @@ class Session:
         ``forget_nearest``), made with its engine on first use."""
         directory = self._nearest.get(path)
         if directory is None:
+            from clarvis_lsp.discovery import nearest_workspace
+
             directory = nearest_workspace(path, self.folder_for(path))
             if len(self._nearest) >= 50_000:  # the files an editor asks about: bounded all the same
                 self._nearest.clear()
             self._nearest[path] = directory
         workspace = self.workspaces.get(directory)
         if workspace is None:
+            from clarvis_lsp.workspace.live import Workspace as WorkspaceState
+
             workspace = WorkspaceState(engine=self._build_engine(directory, self.config_for(directory)))
             self.workspaces[directory] = workspace
             self._client_config_findings(workspace)
@@ -412,6 +415,8 @@ class Session:
 
     def folder_workspaces(self) -> list[WorkspaceState]:
         """Every workspace in the workspace folders, nested ones included, each once."""
+        from clarvis_lsp.discovery import find_workspaces
+
         found: list[WorkspaceState] = []
         for folder in list(self.folders):
             for directory in find_workspaces(folder, home=self.home):
@@ -426,6 +431,11 @@ class Session:
 
     def _build_engine(self, directory: Path, config: ProjectConfig) -> WorkspaceEngine:
         """The one place an engine is made: over the buffers, the trust notices ignored in a trusted workspace."""
+        from clarvis_lsp.discovery.io import REREADING_OS_READER
+        from clarvis_lsp.rules.catalogue import TRUST_NOTICES
+        from clarvis_lsp.rules.selection import RuleSelection
+        from clarvis_lsp.workspace.engine import WorkspaceEngine
+
         return WorkspaceEngine(
             directory=directory,
             config=config,
@@ -490,6 +500,8 @@ class Session:
         """How a message shows a path, as ``--check`` run from the workspace folder prints it: relative to the
         editor's workspace folder holding ``engine``'s workspace, ``~/…`` under the home directory (the personal
         roots), else absolute."""
+        from clarvis_lsp.output.paths import PathDisplay
+
         folder = self.folder_for(engine.directory)
         key = (folder, self.home)
         display = self._path_displays.get(key)
@@ -555,6 +567,8 @@ class Session:
         return workspace is None or workspace.engine is not engine
 
     async def _first_scan(self, engine: WorkspaceEngine) -> None:
+        from clarvis_lsp.discovery import StartupError
+
         detached = engine.detached()
         token = await self._client.begin_progress(f"Discovering skills in {engine.directory.name or engine.directory}")
         loop = asyncio.get_running_loop()

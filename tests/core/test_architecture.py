@@ -421,6 +421,9 @@ COMPUTED_IMPORTS_ALLOWED = {
     ("clarvis_lsp.rules.catalogue", "module"),
     # The schemas' package, a constant: data files and a docstring, no code (checked below).
     ("clarvis_lsp.knowledge.schemas", "SCHEMA_PACKAGE"),
+    # Each LSP method's handler module, imported on its first call so that ``initialize`` needs none of them: a
+    # module of the server's own features/ (checked below).
+    ("clarvis_lsp.server.methods", "f'{FEATURES}.{module}'"),
 }
 """The dynamic imports whose module's name is computed, so that no rule above can read it, by module and argument."""
 
@@ -459,6 +462,11 @@ def test_the_allowed_computed_imports_stay_where_they_are_listed() -> None:
     assert code == ["__init__.py"]  # and that holds a docstring only: importing the package runs nothing
     body = ast.parse((PACKAGE.parent / "schemas" / "__init__.py").read_text(encoding="utf-8")).body
     assert len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    from clarvis_lsp.server.methods import FEATURES, METHODS
+
+    assert FEATURES == "clarvis_lsp.server.features"
+    handlers = {method.handler.rpartition(".")[0] for method in METHODS}
+    assert handlers and all(f"{FEATURES}.{module}" in MODULES for module in handlers)
 
 
 def test_no_import_circle() -> None:

@@ -18,14 +18,9 @@ from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.findings import Diagnostic, Fix, Position, Range
 from clarvis_lsp.fixes import fixes_to_apply
 from clarvis_lsp.server.app import ClarvisServer
+from clarvis_lsp.server.capabilities import FIX_ALL
 from clarvis_lsp.server.convert import fix_data, to_client_range, to_lsp_diagnostic
 from clarvis_lsp.server.session import Snapshot, uri_to_path
-
-FIX_ALL = "source.fixAll.clarvis"
-OPTIONS = types.CodeActionOptions(
-    code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, FIX_ALL],
-    resolve_provider=False,
-)
 
 
 async def code_action(server: ClarvisServer, params: types.CodeActionParams) -> list[types.CodeAction]:

@@ -15,12 +15,11 @@ from lsprotocol import converters, types
 
 from clarvis_lsp.editor import navigation
 from clarvis_lsp.server.app import ClarvisServer
+from clarvis_lsp.server.capabilities import SHOW_LOCATIONS
 from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.effective import trust_lenses
 from clarvis_lsp.server.features.locations import to_locations
 
-SHOW_LOCATIONS = "clarvis.showLocations"
-OPTIONS = types.CodeLensOptions(resolve_provider=False)
 _CONVERTER = converters.get_converter()
 
 

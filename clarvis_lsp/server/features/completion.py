@@ -15,7 +15,6 @@ from clarvis_lsp.editor.completion import CandidateKind, CompletionCandidate, co
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 
-TRIGGER_CHARACTERS = ['"', ":", " "]
 SCAN_PATIENCE = 0.1  # seconds a completion or hover waits for a first scan before answering without it
 
 _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
@@ -25,9 +24,6 @@ _KINDS: dict[CandidateKind, types.CompletionItemKind] = {
     "snippet": types.CompletionItemKind.Snippet,
     "reference": types.CompletionItemKind.Reference,
 }
-
-
-OPTIONS = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False)
 
 
 async def completion(server: ClarvisServer, params: types.CompletionParams) -> types.CompletionList | None:

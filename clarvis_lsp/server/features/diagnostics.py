@@ -33,8 +33,6 @@ from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.live import Workspace
 
-OPTIONS = types.DiagnosticOptions(identifier="clarvis", inter_file_dependencies=True, workspace_diagnostics=True)
-
 SLICE_SECONDS = 0.01
 """How long a long request checks files before it lets the event loop serve other messages (a cancel among them)."""
 

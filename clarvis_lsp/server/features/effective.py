@@ -30,14 +30,12 @@ from clarvis_lsp.effective.why import why
 from clarvis_lsp.findings import Position
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.server.app import ClarvisServer
+from clarvis_lsp.server.capabilities import EFFECTIVE_CONFIGURATION, WHY
 from clarvis_lsp.server.convert import to_client_position
 from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 from clarvis_lsp.workspace.view import WorkspaceView
 
-EFFECTIVE_CONFIGURATION = "clarvis/effectiveConfiguration"
-WHY = "clarvis/why"
-INLAY_OPTIONS = types.InlayHintOptions(resolve_provider=False)
 _HINTED = (FileKind.SKILL, FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS)
 
 
@@ -163,7 +161,6 @@ def hover_markdown(
 
 __all__ = [
     "EFFECTIVE_CONFIGURATION",
-    "INLAY_OPTIONS",
     "WHY",
     "effective_configuration",
     "hover_markdown",

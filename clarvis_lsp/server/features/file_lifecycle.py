@@ -21,19 +21,6 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.session import uri_to_path
 from clarvis_lsp.workspace.view import WorkspaceView
 
-OPTIONS = types.FileOperationRegistrationOptions(
-    filters=[
-        types.FileOperationFilter(
-            scheme="file",
-            pattern=types.FileOperationPattern(glob=glob, matches=kind),
-        )
-        for glob, kind in (
-            (file_lifecycle.SKILL_FOLDER_GLOB, types.FileOperationPatternKind.Folder),
-            (file_lifecycle.NEW_SKILL_FILE_GLOB, types.FileOperationPatternKind.File),
-        )
-    ]
-)
-
 
 async def did_create_files(server: ClarvisServer, params: types.CreateFilesParams) -> None:
     async for path, view in _scanned(server, [item.uri for item in params.files]):

@@ -19,16 +19,6 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.rename import _changes, _document_changes, _takes_document_changes
 from clarvis_lsp.server.session import uri_to_path
 
-OPTIONS = types.FileOperationRegistrationOptions(
-    filters=[
-        types.FileOperationFilter(
-            scheme="file",
-            pattern=types.FileOperationPattern(glob=glob, matches=types.FileOperationPatternKind.Folder),
-        )
-        for glob in file_rename.FOLDER_GLOBS
-    ]
-)
-
 
 async def will_rename_files(server: ClarvisServer, params: types.RenameFilesParams) -> types.WorkspaceEdit | None:
     edits: list[TextEdit] = []

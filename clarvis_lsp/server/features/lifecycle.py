@@ -1,5 +1,7 @@
 """Start-up: ``initialize`` reads the workspace folders, the client's settings and whether it pulls diagnostics;
-``initialized`` registers the file watchers and pulls the ``clarvis`` configuration section.
+``initialized`` registers the file watchers and pulls the ``clarvis`` configuration section, and starts importing
+the other handlers' modules in the background (``methods.import_handlers``): the client has its answer to
+``initialize`` by then, and the first document it opens finds the engine loaded.
 
 A client that refuses the registration or the configuration request still gets every other feature.
 """
@@ -11,6 +13,7 @@ from lsprotocol import types
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.configuration import pull_configuration
 from clarvis_lsp.server.features.watching import WATCHED_GLOBS
+from clarvis_lsp.server.methods import import_handlers
 from clarvis_lsp.server.session import uri_to_path
 
 
@@ -27,6 +30,7 @@ def initialize(server: ClarvisServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(server: ClarvisServer, params: types.InitializedParams) -> None:
+    import_handlers()
     try:
         await _register_and_configure(server)
     except Exception as error:  # a client that refuses registration still gets every other feature

@@ -9,8 +9,6 @@ from clarvis_lsp.editor import links
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 
-OPTIONS = types.DocumentLinkOptions(resolve_provider=False)
-
 
 def document_link(server: ClarvisServer, params: types.DocumentLinkParams) -> list[types.DocumentLink] | None:
     snapshot = server.session.snapshot(params.text_document.uri)

@@ -17,8 +17,6 @@ from clarvis_lsp.findings import TextEdit
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 
-OPTIONS = types.RenameOptions(prepare_provider=True)
-
 
 class RenameFailed(JsonRpcException):
     """LSP's RequestFailed: the request was valid, the rename cannot be done; the message says why."""

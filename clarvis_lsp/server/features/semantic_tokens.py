@@ -21,9 +21,6 @@ from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import from_client_position, to_client_position
 from clarvis_lsp.server.session import Snapshot
 
-LEGEND = types.SemanticTokensLegend(
-    token_types=list(editor_tokens.TOKEN_TYPES), token_modifiers=list(editor_tokens.TOKEN_MODIFIERS)
-)
 _TYPE_INDEX = {name: index for index, name in enumerate(editor_tokens.TOKEN_TYPES)}
 _MODIFIER_BIT = {name: 1 << index for index, name in enumerate(editor_tokens.TOKEN_MODIFIERS)}
 _MAX_REMEMBERED = 64  # documents whose last answer is kept for a delta

@@ -12,7 +12,6 @@ from lsprotocol import types
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.features.configuration import recheck_open_documents
 from clarvis_lsp.server.session import uri_to_path
-from clarvis_lsp.workspace.live import within
 
 WATCHED_GLOBS = (
     "**/SKILL.md",
@@ -45,6 +44,8 @@ def did_change_watched_files(server: ClarvisServer, params: types.DidChangeWatch
 def did_change_workspace_folders(server: ClarvisServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
     removed = {path for folder in params.event.removed if (path := uri_to_path(folder.uri)) is not None}
     added = [path for folder in params.event.added if (path := uri_to_path(folder.uri)) is not None]
+    from clarvis_lsp.workspace.live import within  # the engine's room: imported when folders first change
+
     # Files of a removed folder that are not open any more: their findings are withdrawn, not re-checked.
     for workspace in list(server.session.workspaces.values()):
         for path in list(workspace.published):
