@@ -15,28 +15,15 @@ building that much memory cost 5-10 % of the check's CPU time (benchmarks/HISTOR
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from clarvis_lsp.discovery import AgentInfo
-from clarvis_lsp.discovery.io import DirectoryReader
-from clarvis_lsp.discovery.scan import skill_info
+from clarvis_lsp.discovery.scan import read_again, skill_info
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
-from clarvis_lsp.documents.text import decode
 from clarvis_lsp.findings import Diagnostic
 from clarvis_lsp.workspace.engine import WorkspaceEngine
-
-
-def read_again(reader: DirectoryReader, path: str, follow_symlinks: bool) -> Callable[[], str]:
-    """How to read a SKILL.md that was checked ahead again, should a cross-file finding need its positions: as it
-    was read, or as empty text if it has gone since."""
-
-    def read() -> str:
-        data, _why = reader.read(path, follow_symlinks)
-        return decode(data).text if data is not None else ""
-
-    return read
 
 
 class CheckAhead:

@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Generic, TypeVar
 
-from clarvis_lsp.batch.ahead import read_again
 from clarvis_lsp.batch.processes import MIN_SKILLS_PER_PROCESS, map_in_processes, process_count
 from clarvis_lsp.discovery.io import DirectoryReader, DirectoryWork
-from clarvis_lsp.discovery.scan import skill_info
+from clarvis_lsp.discovery.scan import read_again, skill_info
 from clarvis_lsp.discovery.skill_config import SkillRoot
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill

@@ -451,7 +451,7 @@ def read_skill_dir(
         if decoded.invalid_utf8_offset is not None:
             content = text
         elif reader.rereads:
-            content = _read_again(reader, skill_md, follow)
+            content = read_again(reader, skill_md, follow)
         else:
             content = data[3:] if decoded.had_bom else data
 
@@ -483,9 +483,9 @@ def read_skill_dir(
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
 
 
-def _read_again(reader: DirectoryReader, path: str, follow: bool) -> Callable[[], str]:
-    """How to read a SKILL.md's text again when its document is asked for (empty if it has gone since: the file's
-    event then re-reads its directory)."""
+def read_again(reader: DirectoryReader, path: str, follow: bool) -> Callable[[], str]:
+    """How to read a SKILL.md's text again when its document is asked for, as it was read (a server's reader that
+    keeps no bytes, a headless check that let go of a checked file), or as empty text if it has gone since."""
 
     def read() -> str:
         data, _why = reader.read(path, follow)

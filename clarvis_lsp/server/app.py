@@ -104,16 +104,13 @@ class ClarvisServer(LanguageServer):
     ) -> dict[Path, list[Diagnostic]]:
         """Own and cross-file findings for ``paths`` (files of ``engine``), assembled as ``--check`` does (own
         findings only with ``alone``), with the paths in their messages shown as ``shown_paths`` shows them."""
-        from clarvis_lsp.discovery import StartupError
-        from clarvis_lsp.workspace.findings import file_findings
+        from clarvis_lsp.workspace.live import shown_findings
 
-        try:
-            found = file_findings(engine, paths, alone=alone)
-        except StartupError as error:
-            self.show_error(str(error))
-            found = file_findings(engine, paths, alone=True)
-        display = self.session.shown_paths(engine)
-        return {path: [display.diagnostic(item) for item in items] for path, items in found.items()}
+        errors: list[str] = []
+        found = shown_findings(engine, paths, self.session.shown_paths(engine).diagnostic, alone=alone, errors=errors)
+        for message in errors:
+            self.show_error(message)
+        return found
 
     def refresh(self, changed: Path) -> None:
         """Re-check after ``changed`` changed, in the workspace it belongs to, and send out what changed."""

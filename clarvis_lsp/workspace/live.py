@@ -132,13 +132,7 @@ class Workspace:
         """Own and cross-file findings for ``paths``, assembled as ``--check`` does (own findings only with
         ``alone``), their messages' paths shown by ``display``. An invalid configuration falls back to ``alone``
         and its message goes to ``errors``."""
-        try:
-            found = file_findings(self.engine, paths, alone=alone)
-        except StartupError as error:
-            if errors is not None:
-                errors.append(str(error))
-            found = file_findings(self.engine, paths, alone=True)
-        return {path: [display(item) for item in items] for path, items in found.items()}
+        return shown_findings(self.engine, paths, display, alone=alone, errors=errors)
 
     def record(self, path: Path, findings: list[Diagnostic], *, force: bool = False) -> tuple[bool, bool]:
         """Remember ``findings`` as published for ``path``: (whether to send them, whether they changed). They
@@ -248,6 +242,26 @@ class Workspace:
             delta.reasons[path] = FIRST_SCAN
         delta.tokens = False
         return delta
+
+
+def shown_findings(
+    engine: WorkspaceEngine,
+    paths: Iterable[Path],
+    display: ShowPaths,
+    *,
+    alone: bool = False,
+    errors: list[str] | None = None,
+) -> dict[Path, list[Diagnostic]]:
+    """``paths``' findings as an editor shows them: assembled as ``--check`` does (``file_findings``; own findings
+    only with ``alone``), their messages' paths shown by ``display``. An invalid configuration falls back to
+    ``alone`` and its message goes to ``errors``."""
+    try:
+        found = file_findings(engine, paths, alone=alone)
+    except StartupError as error:
+        if errors is not None:
+            errors.append(str(error))
+        found = file_findings(engine, paths, alone=True)
+    return {path: [display(item) for item in items] for path, items in found.items()}
 
 
 def within(path: Path, folders: Iterable[Path]) -> bool:

@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 
 from clarvis_lsp.batch import processes as parallel
-from clarvis_lsp.batch.ahead import read_again
 from clarvis_lsp.batch.spread import SpreadScan, portable
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
@@ -32,6 +31,7 @@ from clarvis_lsp.discovery import (
     resolve_config,
 )
 from clarvis_lsp.discovery.io import OS_READER
+from clarvis_lsp.discovery.scan import read_again
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.skill import UnparsedSkill
