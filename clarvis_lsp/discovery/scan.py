@@ -29,7 +29,7 @@ from clarvis_lsp.discovery.layered import LayeredMap
 from clarvis_lsp.discovery.resources import collect_resources
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DirScan, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
-from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill, simple_identity
+from clarvis_lsp.documents.skill import NamePlace, SkillDocument, UnparsedSkill, parse_skill, simple_identity_at
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 
@@ -456,10 +456,11 @@ def read_skill_dir(
             content = data[3:] if decoded.had_bom else data
 
     path = reader.path(skill_md)
-    identity = None if parse_now else simple_identity(text)
+    identity = None if parse_now else simple_identity_at(text)
     parsed: SkillDocument | UnparsedSkill
+    name_at: NamePlace | None = None
     if identity is not None:  # a plainly simple frontmatter: its document is parsed when something asks for it
-        name, description = identity
+        name, description, name_at = identity
         parsed = UnparsedSkill(path, content)
     else:
         document = parsed = parse_skill(path, text)
@@ -479,7 +480,7 @@ def read_skill_dir(
     resources = (
         collect_resources(dir_path, resource_entries, follow, warnings, root_index, reader) if resource_entries else ()
     )
-    skill = skill_info(root, root_index, path, name, description, parsed, resources)
+    skill = skill_info(root, root_index, path, name, description, parsed, resources, name_at)
     return DirScan(dir_name, skill=skill, warnings=tuple(warnings))
 
 
@@ -502,6 +503,7 @@ def skill_info(
     description: str,
     parsed: SkillDocument | UnparsedSkill,
     resources: tuple[str, ...],
+    name_at: NamePlace | None = None,
 ) -> SkillInfo:
     """The record of a skill read at ``path`` under ``root``: here, and where a worker process's compact copy
     arrives (``batch.spread``)."""
@@ -516,6 +518,7 @@ def skill_info(
         source=root.source,
         parsed=parsed,
         resource_paths=resources,
+        name_at=name_at,
     )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from clarvis_lsp.discovery.skill_config import SkillRoot, SkillScope
-from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.skill import NamePlace, SkillDocument, UnparsedSkill
 
 WarningKind = Literal["duplicate", "malformed", "symlink-ignored", "unreadable"]
 
@@ -61,6 +61,9 @@ class SkillInfo:
     source: str
     parsed: SkillDocument | UnparsedSkill = field(compare=False, repr=False)  # see ``document``
     resource_paths: tuple[str, ...] = field(default=(), compare=False, repr=False)  # see ``resources``
+    name_at: NamePlace | None = field(default=None, compare=False, repr=False)
+    """Where the name is written, when discovery read it without a parse (``simple_identity_at``): a shadowed or
+    shadowing copy's finding points there without parsing the document (``rules.discovery.skill_name_range``)."""
 
     @property
     def document(self) -> SkillDocument:

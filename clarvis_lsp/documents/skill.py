@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import yaml
 
@@ -319,9 +319,30 @@ compares this with the full parse). A ``--check`` parses every file it checks an
 5 %: it is kept for discovery alone (benchmarks/HISTORY.md, "Fast paths: what each buys")."""
 
 
+NamePlace = tuple[int, int, int]
+"""Where a skill's ``name`` value is written, as its line and its first and past-the-end columns (code points): the
+``value_range`` of the parse's ``name`` entry, kept as three small integers (a language server holds one a skill)."""
+
+
+class SimpleIdentity(NamedTuple):
+    """What ``simple_identity_at`` reads: the name and description, and where the name is written (None for a
+    block scalar, whose range the parse gives)."""
+
+    name: str
+    description: str
+    name_at: NamePlace | None
+
+
 def simple_identity(text: str) -> tuple[str, str] | None:
+    """The name and description of a SKILL.md whose frontmatter is plainly simple (``simple_identity_at``)."""
+    found = simple_identity_at(text)
+    return None if found is None else (found.name, found.description)
+
+
+def simple_identity_at(text: str) -> SimpleIdentity | None:
     """The name and description of a SKILL.md whose frontmatter is plainly simple, exactly as ``parse_skill``
-    would give them for a loadable skill; None for anything else, which the caller parses.
+    would give them for a loadable skill, and where the name is written (what a shadowed copy's finding points
+    at, with no parse); None for anything else, which the caller parses.
 
     Plainly simple: ``\n`` line breaks, and every frontmatter line a ``key: value`` with a one-line plain,
     quoted (without escapes) or flow-list value, or empty; ``name`` and ``description`` once each, each a
@@ -342,11 +363,17 @@ def simple_identity(text: str) -> tuple[str, str] | None:
     if not _simple_block().fullmatch(block):
         return None
     found: list[str] = []
+    name_at: NamePlace | None = None
     for key, pattern in _SIMPLE_FIELD.items():
-        values = pattern.findall(block)
-        if len(values) != 1 or not values[0]:
+        matches = list(pattern.finditer(block))
+        if len(matches) != 1:
             return None
-        raw: str = values[0]
+        raw: str = matches[0].group(1) or ""
+        if not raw:
+            return None
+        if key == "name" and raw not in _BLOCK_INDICATORS:  # on the fence's next line or below, after ``name: ``
+            column = len("name: ")
+            name_at = (1 + block.count("\n", 0, matches[0].start()), column, column + len(raw))
         if raw in _BLOCK_INDICATORS:
             scalar = _BLOCK_FIELD[key].search(block)
             if scalar is None:
@@ -362,7 +389,7 @@ def simple_identity(text: str) -> tuple[str, str] | None:
         if not value.strip():
             return None
         found.append(value)
-    return found[0], found[1]
+    return SimpleIdentity(found[0], found[1], name_at)
 
 
 SPLIT_FAST_PATH = True  # Kept: −8 % CPU of --check at 2,000 realistic skills (benchmarks/README.md)

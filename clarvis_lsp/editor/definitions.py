@@ -34,7 +34,7 @@ from clarvis_lsp.editor.places import (
 from clarvis_lsp.findings import Position, Range
 from clarvis_lsp.knowledge import layout
 from clarvis_lsp.knowledge.files import FileKind
-from clarvis_lsp.rules.discovery import name_range, names_at
+from clarvis_lsp.rules.discovery import names_at, skill_name_range
 from clarvis_lsp.rules.plugin_paths import path_inside
 from clarvis_lsp.workspace.discovered import Discovered
 from clarvis_lsp.workspace.view import WorkspaceView
@@ -132,7 +132,7 @@ def references(
         return []
     locations = [name_location(copy) for copy in registry.copies(name)]
     locations.extend(
-        Location(item.path, name_range(item.skill.document))
+        Location(item.path, skill_name_range(item.skill))
         for item in registry.skipped
         if item.skill is not None and item.skill.name == name
     )

@@ -12,7 +12,7 @@ from clarvis_lsp.documents.jsondoc import JsonNode, JsonObject, parse_json
 from clarvis_lsp.documents.skill import FrontmatterEntry, SkillDocument, parse_skill
 from clarvis_lsp.documents.text import strip_bom
 from clarvis_lsp.findings import Position, Range
-from clarvis_lsp.rules.discovery import name_range
+from clarvis_lsp.rules.discovery import skill_name_range
 from clarvis_lsp.workspace.discovered import Discovered
 from clarvis_lsp.workspace.plugin_skills import plugin_skills
 from clarvis_lsp.workspace.view import WorkspaceView
@@ -55,7 +55,7 @@ def string_value(node: JsonNode | None) -> str | None:
 
 
 def name_location(skill: SkillInfo) -> Location:
-    return Location(skill.path, name_range(skill.document))
+    return Location(skill.path, skill_name_range(skill))
 
 
 def display_path(path: Path, view: WorkspaceView) -> str:

@@ -75,6 +75,15 @@ def name_range(document: SkillDocument | None) -> Range:
     return entry.value_range if entry is not None else document.first_line_range()
 
 
+def skill_name_range(skill: SkillInfo) -> Range:
+    """Where a loaded copy's name is written, without parsing its document when discovery saw where
+    (``SkillInfo.name_at``): at the first scan, thousands of shadowed copies are reported and none is parsed."""
+    if skill.name_at is not None:
+        line, start, end = skill.name_at
+        return Range.of(line, start, line, end)
+    return name_range(skill.document)
+
+
 def _describe(skill: SkillInfo) -> str:
     source = f"/{skill.source}" if skill.source else ""
     return f"{skill.scope}{source} root #{skill.root_index}"
@@ -99,10 +108,10 @@ def check_discovery(registry: SkillRegistry, *, strict: bool, names: Iterable[st
             findings = Findings(loser.path)
             findings.add(
                 SHADOWED.code,
-                name_range(loser.document),
+                skill_name_range(loser),
                 f'Shadowed by {winner.path} ({_describe(winner)}): this copy of "{name}" is never loaded. '
                 "Rename it, or remove the copy you no longer want.",
-                related=[Related(winner.path, name_range(winner.document), f'the winning copy of "{name}"')],
+                related=[Related(winner.path, skill_name_range(winner), f'the winning copy of "{name}"')],
                 data={"winner": str(winner.path)},
             )
             found.extend(findings.items)
@@ -110,13 +119,12 @@ def check_discovery(registry: SkillRegistry, *, strict: bool, names: Iterable[st
         count = len(losers)
         findings.add(
             OVERRIDES.code,
-            name_range(winner.document),
+            skill_name_range(winner),
             f'Overrides {count} lower-precedence {"copy" if count == 1 else "copies"} of "{name}": '
             + ", ".join(str(loser.path) for loser in losers)
             + ".",
             related=[
-                Related(loser.path, name_range(loser.document), f"shadowed copy ({_describe(loser)})")
-                for loser in losers
+                Related(loser.path, skill_name_range(loser), f"shadowed copy ({_describe(loser)})") for loser in losers
             ],
             data={"shadowed": [str(loser.path) for loser in losers]},
         )

@@ -9,13 +9,15 @@ with escapes, trailing spaces, other YAML line breaks).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clarvis_lsp.discovery.scan import malformed_reason
-from clarvis_lsp.documents.skill import parse_skill, simple_identity
+from clarvis_lsp.documents.skill import parse_skill, simple_identity, simple_identity_at
+from clarvis_lsp.findings import Range
 
 PATH = Path("/skills/example/SKILL.md")
 
@@ -91,12 +93,20 @@ LINES = st.one_of(
 
 
 def _check(text: str) -> None:
-    found = simple_identity(text)
+    found = simple_identity_at(text)
+    assert simple_identity(text) == (None if found is None else found[:2])
     if found is None:
         return
     document = parse_skill(PATH, text)
     assert malformed_reason(document) is None, text
-    assert (document.name, document.description) == found, text
+    assert (document.name, document.description) == (found.name, found.description), text
+    entry = document.entry("name")
+    assert entry is not None
+    if found.name_at is None:  # only a block scalar's range is left to the parse
+        assert re.search(r"^name: [>|]", text, re.MULTILINE), text
+    else:
+        line, start, end = found.name_at
+        assert entry.value_range == Range.of(line, start, line, end), text
 
 
 @settings(max_examples=3000, deadline=None)
@@ -123,6 +133,12 @@ def test_common_frontmatter_is_read_without_a_parse() -> None:
         'version: "1.0.0"\nlicense: MIT\nallowed-tools: [Read, Grep]\n---\n# PDF tools\n'
     )
     assert simple_identity(common) == ("pdf-tools", "Extract text and tables from PDF files; use it for PDFs.")
+    assert simple_identity_at(common) == (
+        "pdf-tools",
+        "Extract text and tables from PDF files; use it for PDFs.",
+        (1, 6, 15),
+    )
+    assert simple_identity_at("---\ndescription: b\nname: 'quoted'\n---\n") == ("quoted", "b", (2, 6, 14))
     assert simple_identity("---\nname: a\ndescription: 'Quoted: with a colon'\n\nmodel:\n---\n") == (
         "a",
         "Quoted: with a colon",
