@@ -70,6 +70,10 @@ if TYPE_CHECKING:  # discovery, the engine and the rules are imported when first
     from clarvis_lsp.workspace.view import WorkspaceView
 
 CONFIG_FILES = (".clarvis-lsp.toml", "pyproject.toml")
+LONG_SCAN = 1_000
+"""Directories a first scan has still to read above which a request with a patience (a hover, a completion) does
+not wait for it: at about 0.15 ms a directory (10,000 realistic skills), that is longer than any such patience, so
+waiting would only delay an answer that comes without the scan's findings anyway."""
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -237,6 +241,8 @@ class Session:
         # Keyed by the engine itself, weakly: an engine that was replaced or dropped takes its entry with it (keyed
         # by ``id()``, a later engine that reused a freed id inherited a scan and never scanned at all).
         self.scans: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
+        # Each running first scan's directories still to read, by root, as its progress reports them.
+        self._scan_left: weakref.WeakKeyDictionary[WorkspaceEngine, dict[int, int]] = weakref.WeakKeyDictionary()
         self._nearest: dict[Path, Path] = {}  # path → the directory of its nearest workspace (``workspace_for``)
         # The project files' own findings ``config_for`` found, until the workspace they belong to takes them.
         self._pending_config: dict[Path, dict[Path, list[Diagnostic]]] = {}
@@ -530,13 +536,16 @@ class Session:
 
     async def scanned(self, engine: WorkspaceEngine, *, at_most: float | None = None) -> bool:
         """Wait for ``engine``'s first scan (a cancelled request stops waiting; the scan goes on), or ``at_most``
-        seconds of it; True when discovery is ready. A request that waited on a scan the settings made obsolete
+        seconds of it, and with ``at_most`` not at all while it has more than ``LONG_SCAN`` directories to read;
+        True when discovery is ready. A request that waited on a scan the settings made obsolete
         gets the discovery of the engine that replaced it."""
         if self.ready(engine):
             return True
         running = self.scans.get(engine)
         if running is None:  # cancelled: answer without discovery rather than wait for a scan that will not come
             return False
+        if at_most is not None and self.scan_left(engine) > LONG_SCAN:
+            return False  # it would not end within the patience: answer now
         scan = asyncio.shield(running)
         try:
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
@@ -561,6 +570,11 @@ class Session:
             workspace.scan_cancelled = False
             self.ready(workspace.engine)
 
+    def scan_left(self, engine: WorkspaceEngine) -> int:
+        """How many directories ``engine``'s first scan has still to read in the roots it has listed so far (0 when
+        none is running, or before its first report)."""
+        return sum(self._scan_left.get(engine, {}).values())
+
     def _superseded(self, engine: WorkspaceEngine) -> bool:
         """Whether ``engine`` was replaced (its configuration changed) or dropped (its folder was removed)."""
         workspace = self.workspaces.get(engine.directory)
@@ -573,7 +587,10 @@ class Session:
         token = await self._client.begin_progress(f"Discovering skills in {engine.directory.name or engine.directory}")
         loop = asyncio.get_running_loop()
 
+        left = self._scan_left[engine] = {}
+
         def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
+            left[root_index] = total - done
             if self._superseded(engine):
                 raise ScanSuperseded  # the settings changed: the engine that replaced this one scans anew
             if token is not None and self._client.progress_cancelled(token):
@@ -612,6 +629,7 @@ class Session:
                 self._client.scan_ended(workspace)
         finally:
             self.scans.pop(engine, None)
+            self._scan_left.pop(engine, None)
             if token is not None:
                 count = len(engine.discovered.registry) if engine.is_discovered else 0
                 message = f"{count} skills"
