@@ -4,7 +4,7 @@ lookups from a name or a value under the cursor to the skill, plugin or file it 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from clarvis_lsp.discovery import SkillInfo
@@ -26,6 +26,10 @@ class Location:
 
     path: Path
     range: Range
+    ascii_before: bool = field(default=False, compare=False)
+    """Whether the range's line holds only ASCII up to the range's end (a name discovery read without a parse,
+    ``SkillInfo.name_at``): its columns are then the same in every position encoding, and a client's are worked out
+    without reading the file again (a workspace symbol search locates up to 1,000 copies)."""
 
 
 def skill_document(path: Path, text: str) -> SkillDocument:
@@ -55,7 +59,8 @@ def string_value(node: JsonNode | None) -> str | None:
 
 
 def name_location(skill: SkillInfo) -> Location:
-    return Location(skill.path, skill_name_range(skill))
+    # ``name_at`` is a top-level ``name: `` line: ASCII up to the value, which is ASCII when the name is.
+    return Location(skill.path, skill_name_range(skill), skill.name_at is not None and skill.name.isascii())
 
 
 def display_path(path: Path, view: WorkspaceView) -> str:

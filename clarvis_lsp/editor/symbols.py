@@ -126,6 +126,8 @@ def workspace_symbols(
             continue
         registry = found.registry
         for skill in registry.all_skills():
+            if match_score(query, skill.name) is None:
+                continue  # before its container is worked out: a query looks at 50,000 copies, and few match
             winner = registry.winner(skill.name)
             container = root_label(skill)
             if winner is not None and winner.path != skill.path:
