@@ -5,6 +5,8 @@ Starts ``clarvis-lsp --stdio`` as a subprocess (as an editor would), with a clie
 and receives pushed diagnostics, in a workspace of N generated skills plus a workspace settings.json and an
 enabled plugin. Measures:
 
+- host speed: the CPU time of ``bench_check``'s fixed Python loop, first (figures of different days compare by
+  their ratio to it);
 - initialize answered: spawning the server process → its answer to ``initialize``, median over ``--spawns``
   spawns, with the server's CPU time by then; beside it, in the same rounds, the floor under it (wall and CPU
   time to exit): the interpreter's own start (``python -c pass``) and the interpreter importing pygls
@@ -48,6 +50,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
+from bench_check import CALIBRATION, measured
 from generate import CORPORA, generate
 from installed import clarvis_lsp
 
@@ -284,9 +287,20 @@ async def stop(bench: Bench) -> None:
     await bench.client.stop()  # type: ignore[no-untyped-call]  # pygls's own signature
 
 
+def host_speed() -> float:
+    """CPU milliseconds of ``bench_check``'s fixed pure-Python loop in a child, now: how fast this host runs Python
+    at the moment (the same tree's first scan took 0.85 s one day and 2.0 s another), so figures of different
+    days compare by their ratio to it."""
+    _wall, cpu, status, _out = measured([sys.executable, "-c", CALIBRATION])
+    if status != 0:
+        raise SystemExit(f"the calibration loop exited {status}")
+    return cpu * 1000
+
+
 async def run(skills: int, edits: int, corpus: str = "realistic", spawns: int = 5) -> dict[str, float]:
     workspace, home = corpus_of(skills, corpus)
-    results = await startup(workspace, home, spawns)
+    results = {"host speed: bench_check's Python loop, CPU (ms)": host_speed()}
+    results.update(await startup(workspace, home, spawns))
     bench = await start_server(workspace, home)
     client = bench.client
     settings, manifest = add_configuration(workspace)
