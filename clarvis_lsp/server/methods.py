@@ -159,8 +159,14 @@ def import_handlers() -> threading.Thread:
     return thread
 
 
+# What a client asks for first once a document is open, imported first: a hover sent right after ``didOpen``
+# then finds its module loaded instead of waiting behind the formatting's or the rename's.
+FIRST_ASKED = ("hover.hover", "completion.completion", "diagnostics.document_diagnostic", "actions.code_action")
+
+
 def _import_all() -> None:
-    for method in METHODS:
+    first = [method for method in METHODS if method.handler in FIRST_ASKED]
+    for method in sorted(first, key=lambda method: FIRST_ASKED.index(method.handler)) + list(METHODS):
         with contextlib.suppress(Exception):  # reported by ``guarded`` when the method is called
             method.resolve()
     with contextlib.suppress(Exception):

@@ -243,6 +243,8 @@ class Session:
         self.scans: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
         # Each running first scan's directories still to read, by root, as its progress reports them.
         self._scan_left: weakref.WeakKeyDictionary[WorkspaceEngine, dict[int, int]] = weakref.WeakKeyDictionary()
+        # Each running first scan's first report: until it comes, how long the scan will take is not known.
+        self._scan_sized: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
         self._nearest: dict[Path, Path] = {}  # path → the directory of its nearest workspace (``workspace_for``)
         # The project files' own findings ``config_for`` found, until the workspace they belong to takes them.
         self._pending_config: dict[Path, dict[Path, list[Diagnostic]]] = {}
@@ -544,9 +546,17 @@ class Session:
         running = self.scans.get(engine)
         if running is None:  # cancelled: answer without discovery rather than wait for a scan that will not come
             return False
-        if at_most is not None and self.scan_left(engine) > LONG_SCAN:
-            return False  # it would not end within the patience: answer now
         scan = asyncio.shield(running)
+        if at_most is not None:
+            sized = self._scan_sized.get(engine)
+            if sized is not None and not sized.done():
+                # The scan has not listed its first root yet: wait for that, or for its end, within the patience.
+                loop = asyncio.get_running_loop()
+                began = loop.time()
+                await asyncio.wait({scan, sized}, timeout=at_most, return_when=asyncio.FIRST_COMPLETED)
+                at_most = max(0.0, at_most - (loop.time() - began))
+            if not running.done() and self.scan_left(engine) > LONG_SCAN:
+                return False  # it would not end within the patience: answer now
         try:
             await (scan if at_most is None else asyncio.wait_for(scan, at_most))
         except asyncio.TimeoutError:
@@ -573,7 +583,8 @@ class Session:
     def scan_left(self, engine: WorkspaceEngine) -> int:
         """How many directories ``engine``'s first scan has still to read in the roots it has listed so far (0 when
         none is running, or before its first report)."""
-        return sum(self._scan_left.get(engine, {}).values())
+        left = self._scan_left.get(engine, {}).copy()  # one step: the worker thread adds roots as it lists them
+        return sum(left.values())
 
     def _superseded(self, engine: WorkspaceEngine) -> bool:
         """Whether ``engine`` was replaced (its configuration changed) or dropped (its folder was removed)."""
@@ -584,13 +595,19 @@ class Session:
         from clarvis_lsp.discovery import StartupError
 
         detached = engine.detached()
-        token = await self._client.begin_progress(f"Discovering skills in {engine.directory.name or engine.directory}")
         loop = asyncio.get_running_loop()
-
+        # The progress token is known once the client has answered for it; the scan does not wait for that round
+        # trip (a hover sent meanwhile waits for the first report to learn whether the scan is long).
+        token: str | None = None
         left = self._scan_left[engine] = {}
+        sized = self._scan_sized[engine] = loop.create_future()
+        reported: list[bool] = []
 
         def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
             left[root_index] = total - done
+            if not reported:
+                reported.append(True)
+                loop.call_soon_threadsafe(_settle, sized)
             if self._superseded(engine):
                 raise ScanSuperseded  # the settings changed: the engine that replaced this one scans anew
             if token is not None and self._client.progress_cancelled(token):
@@ -605,8 +622,12 @@ class Session:
                 detached.warm(progress)
 
         superseded = cancelled = False
+        work = loop.run_in_executor(None, warm)
         try:
-            await loop.run_in_executor(None, warm)
+            token = await self._client.begin_progress(
+                f"Discovering skills in {engine.directory.name or engine.directory}"
+            )
+            await work
         except ScanSuperseded:
             superseded = True  # the replacement's scan re-checks the open files
         except ScanCancelled:
@@ -630,6 +651,8 @@ class Session:
         finally:
             self.scans.pop(engine, None)
             self._scan_left.pop(engine, None)
+            self._scan_sized.pop(engine, None)
+            _settle(sized)
             if token is not None:
                 count = len(engine.discovered.registry) if engine.is_discovered else 0
                 message = f"{count} skills"
@@ -638,3 +661,9 @@ class Session:
                 elif cancelled:
                     message = "cancelled: each file is checked on its own until one is saved"
                 self._client.end_progress(token, message)
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    """Resolve ``future`` unless it already is."""
+    if not future.done():
+        future.set_result(None)

@@ -8,6 +8,7 @@ the session is driven as the server drives it, over a real workspace on disk, wi
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -69,16 +70,18 @@ class Client:
         pass
 
 
-def held_session(tmp_path: Path, skills: int) -> tuple[Session, Workspace, HeldReader]:
+def held_session(
+    tmp_path: Path, skills: int, client: Client | None = None, reader: HeldReader | None = None
+) -> tuple[Session, Workspace, HeldReader]:
     ws = tmp_path / "ws"
     for index in range(skills):
         name = f"skill-{index:05d}"
         write_file(ws, f".clarvis/skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: Skill {index}.\n---\n")
-    session = Session(lambda: DocumentStore(None), Client())
+    session = Session(lambda: DocumentStore(None), client or Client())
     session.home = tmp_path / "home"
     session.folders = [ws]
     workspace = session.workspace_for(ws / ".clarvis/skills/skill-00000/SKILL.md")
-    reader = HeldReader()
+    reader = reader or HeldReader()
     workspace.replace_engine(replace(workspace.engine, reader=reader))
     return session, workspace, reader
 
@@ -112,3 +115,61 @@ async def test_a_short_scan_is_waited_for(tmp_path: Path) -> None:
     assert not waiting.done()  # waiting for the held scan
     reader.release.set()
     assert await asyncio.wait_for(waiting, timeout=60) is True
+
+
+class HeldListing(HeldReader):
+    """``HeldReader``, and before it the first root's listing waits until ``list_released`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listing = threading.Event()
+        self.list_released = threading.Event()
+
+    def list_sorted(self, directory: str) -> list[os.DirEntry[str]]:
+        if not self.listing.is_set():
+            self.listing.set()
+            self.list_released.wait(timeout=60)
+        return super().list_sorted(directory)
+
+
+async def test_a_request_sent_before_the_first_report_stops_waiting_when_it_comes(tmp_path: Path) -> None:
+    """Before the scan has listed a root its length is unknown, so a request waits within its patience; the report
+    that shows the scan long ends that wait, long before the patience would."""
+    reader = HeldListing()
+    session, workspace, _ = held_session(tmp_path, SKILLS, reader=reader)
+    engine = workspace.engine
+    try:
+        assert not session.ready(engine)
+        assert await asyncio.to_thread(reader.listing.wait, 60)  # the root not listed yet
+        waiting = asyncio.ensure_future(session.scanned(engine, at_most=60))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()  # the length is not known: within the patience, it waits
+        reader.list_released.set()
+        assert await asyncio.to_thread(reader.reading.wait, 60)  # listed, reported, then held at a SKILL.md
+        assert await asyncio.wait_for(waiting, timeout=30) is False  # long: answered without the scan
+        assert not session.scans[engine].done()
+    finally:
+        reader.list_released.set()
+        reader.release.set()
+    assert await asyncio.wait_for(session.scanned(engine), timeout=60) is True
+
+
+async def test_the_scan_does_not_wait_for_the_client_to_create_its_progress(tmp_path: Path) -> None:
+    """``window/workDoneProgress/create`` is a round trip to the client; the scan starts before its answer, and
+    the progress is begun and ended all the same."""
+    answered = asyncio.Event()
+
+    class SlowClient(Client):
+        async def begin_progress(self, title: str) -> str | None:
+            await answered.wait()
+            return "scan"
+
+    client = SlowClient()
+    session, workspace, reader = held_session(tmp_path, 20, client)
+    engine = workspace.engine
+    assert not session.ready(engine)
+    assert await asyncio.to_thread(reader.reading.wait, 60)  # reading SKILL.md files while the client is silent
+    reader.release.set()
+    answered.set()
+    assert await asyncio.wait_for(session.scanned(engine), timeout=60) is True
+    assert client.ended == ["20 skills"]

@@ -210,6 +210,12 @@ def test_the_table_says_which_handlers_are_coroutines() -> None:
         assert handler.__name__ == method.function
 
 
+def test_the_handlers_imported_first_are_in_the_table() -> None:
+    """A name in ``FIRST_ASKED`` that the table lacks would be skipped without a word, and its module imported last."""
+    handlers = [method.handler for method in methods.METHODS]
+    assert all(name in handlers for name in methods.FIRST_ASKED)
+
+
 def test_a_wrong_table_entry_is_refused_when_its_handler_is_resolved() -> None:
     wrong = methods.Method("textDocument/hover", "hover.hover", coroutine=False)
     with pytest.raises(TypeError, match=r"hover\.hover"):
