@@ -165,8 +165,10 @@ FIRST_ASKED = ("hover.hover", "completion.completion", "diagnostics.document_dia
 
 
 def _import_all() -> None:
-    first = [method for method in METHODS if method.handler in FIRST_ASKED]
-    for method in sorted(first, key=lambda method: FIRST_ASKED.index(method.handler)) + list(METHODS):
+    def asked(method: Method) -> int:
+        return FIRST_ASKED.index(method.handler) if method.handler in FIRST_ASKED else len(FIRST_ASKED)
+
+    for method in sorted(METHODS, key=asked):  # stable: the rest in the table's order
         with contextlib.suppress(Exception):  # reported by ``guarded`` when the method is called
             method.resolve()
     with contextlib.suppress(Exception):

@@ -601,12 +601,11 @@ class Session:
         token: str | None = None
         left = self._scan_left[engine] = {}
         sized = self._scan_sized[engine] = loop.create_future()
-        reported: list[bool] = []
 
         def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
+            first_report = not left
             left[root_index] = total - done
-            if not reported:
-                reported.append(True)
+            if first_report:
                 loop.call_soon_threadsafe(_settle, sized)
             if self._superseded(engine):
                 raise ScanSuperseded  # the settings changed: the engine that replaced this one scans anew
