@@ -24,7 +24,14 @@ from pathlib import Path
 
 from clarvis_lsp.discovery.errors import SkillError
 from clarvis_lsp.discovery.fs import is_within, reason
-from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, DirectoryVisit, ScanStrategy
+from clarvis_lsp.discovery.io import (
+    OS_READER,
+    SEQUENTIAL,
+    DirectoryReader,
+    DirectoryVisit,
+    DirectoryWork,
+    ScanStrategy,
+)
 from clarvis_lsp.discovery.layered import LayeredMap
 from clarvis_lsp.discovery.resources import collect_resources
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
@@ -289,17 +296,43 @@ def scan_root(
         return RootScan(root, root_index, {}, root_warnings)
 
     by_name = {entry.name: entry for entry in entries}
-    total = len(entries)
+    read_directories = _directory_work(root, root_index, config, by_name, ov, reader, progress, visit)
+    mapped = (SEQUENTIAL if config.strict else strategy)(read_directories, list(by_name), root, root_index)
+    dirs = {name: result for name, result in mapped.items() if result is not None}
+    if progress is not None:
+        progress(root_index, len(by_name), len(by_name))
+    return RootScan(root, root_index, dirs, root_warnings)
+
+
+def _directory_work(
+    root: SkillRoot,
+    root_index: int,
+    config: SkillConfig,
+    by_name: Mapping[str, os.DirEntry[str]],
+    overlay: Mapping[str, str],
+    reader: DirectoryReader,
+    progress: ScanProgress | None,
+    visit: DirectoryVisit | None,
+) -> DirectoryWork:
+    """How the named directories of ``root`` are read, whichever share of them a strategy gives each call. A name
+    missing from ``by_name`` (a directory another process listed and this one did not) gives no result: whoever
+    asked reads it itself. ``progress`` counts the directories read here, over every call."""
+    total = len(by_name)
+    read_here = 0
 
     def read_directories(names: Sequence[str]) -> dict[str, DirScan | None]:
+        nonlocal read_here
         read: dict[str, DirScan | None] = {}
         seen: dict[str, SkillInfo] = {}
-        for done, name in enumerate(names):
-            if progress is not None and done % PROGRESS_EVERY == 0:
-                progress(root_index, done, total)
-            entry = by_name[name]
+        for name in names:
+            entry = by_name.get(name)
+            if entry is None:
+                continue
+            if progress is not None and read_here % PROGRESS_EVERY == 0:
+                progress(root_index, read_here, total)
+            read_here += 1
             parse_now = visit is not None and visit.reads_document(os.path.join(entry.path, SKILL_FILE))
-            result = read[name] = _read_entry(root, root_index, config, entry, ov, reader, parse_now)
+            result = read[name] = _read_entry(root, root_index, config, entry, overlay, reader, parse_now)
             if result is None:
                 continue
             if config.strict and result.skill is not None:  # sequential: the names come in order
@@ -310,11 +343,23 @@ def scan_root(
                 read[name] = kept_instead
         return read
 
-    mapped = (SEQUENTIAL if config.strict else strategy)(read_directories, list(by_name), root, root_index)
-    dirs = {name: result for name, result in mapped.items() if result is not None}
-    if progress is not None:
-        progress(root_index, total, total)
-    return RootScan(root, root_index, dirs, root_warnings)
+    return read_directories
+
+
+def listed_work(
+    root: SkillRoot, root_index: int, config: SkillConfig, overlay: Mapping[str, str], reader: DirectoryReader
+) -> DirectoryWork:
+    """The directory work of ``root`` as listed now, for a process that reads a share of a root another process
+    scans (the language server's helper, ``server.scan_helper``): no progress, no visit. ``overlay`` is keyed as
+    ``normalise_overlay`` keys it. An unreadable root gives no result for any name, which the scanning process
+    then reads itself."""
+    try:
+        entries = reader.list_sorted(root.path)
+    except OSError:
+        entries = []
+    return _directory_work(
+        root, root_index, config, {entry.name: entry for entry in entries}, overlay, reader, None, None
+    )
 
 
 def _read_entry(

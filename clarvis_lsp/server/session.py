@@ -615,10 +615,15 @@ class Session:
                 loop.call_soon_threadsafe(self._client.report_progress, token, root_index, done, total)
 
         def warm() -> None:
+            from clarvis_lsp.server.scan_helper import HelperScan
+
             # The collector waits while the scan allocates, but nothing is frozen: ``gc.freeze`` in a long-lived
             # process would make every configuration change's objects permanent.
-            with paused_collector():
-                detached.warm(progress)
+            helpers = HelperScan(
+                detached.overlay, follow_symlinks=detached.config.follow_symlinks, reader=detached.reader
+            )
+            with paused_collector(), helpers:
+                detached.warm(progress, strategy=helpers)
 
         superseded = cancelled = False
         work = loop.run_in_executor(None, warm)

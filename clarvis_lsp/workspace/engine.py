@@ -35,7 +35,7 @@ from clarvis_lsp.discovery.fs import (
     OVER_THE_LIMIT,
     SYMLINK_REFUSED,
 )
-from clarvis_lsp.discovery.io import OS_READER, DirectoryReader
+from clarvis_lsp.discovery.io import OS_READER, SEQUENTIAL, DirectoryReader, ScanStrategy
 from clarvis_lsp.discovery.scan import ScanProgress
 from clarvis_lsp.discovery.skills import SkillInfo
 from clarvis_lsp.discovery.walk import Excludes
@@ -174,8 +174,15 @@ class WorkspaceEngine(WorkspaceFiles):
             skill_config, plugin_scan.plugins, plugin_scan.hidden, enabled, agents, tuple(context_warnings), in_force
         )
 
-    def discover(self, progress: ScanProgress | None = None, *, reuse: SkillRegistry | None = None) -> Discovered:
-        """Resolve roots and scan them. Raises ``StartupError`` for an invalid configuration.
+    def discover(
+        self,
+        progress: ScanProgress | None = None,
+        *,
+        reuse: SkillRegistry | None = None,
+        strategy: ScanStrategy = SEQUENTIAL,
+    ) -> Discovered:
+        """Resolve roots and scan them, each root's directories mapped by ``strategy``. Raises ``StartupError`` for
+        an invalid configuration.
 
         ``reuse``: a registry from before a settings, plugin or agent edit. Its root scans are kept for every root
         that is still configured, so such an edit reads the plugins, settings and agents again (a handful of
@@ -183,7 +190,9 @@ class WorkspaceEngine(WorkspaceFiles):
         context = self.discovery_context()
         if reuse is not None:
             return context.discovered(reuse.with_roots(context.skill_config, self.overlay))
-        registry = discover_skills(context.skill_config, overlay=self.overlay, progress=progress, reader=self.reader)
+        registry = discover_skills(
+            context.skill_config, overlay=self.overlay, progress=progress, reader=self.reader, strategy=strategy
+        )
         return context.discovered(registry)
 
     def set_discovered(self, discovered: Discovered) -> None:
@@ -205,9 +214,10 @@ class WorkspaceEngine(WorkspaceFiles):
             _plugins_read=None,
         )
 
-    def warm(self, progress: ScanProgress | None = None) -> None:
-        """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop)."""
-        self._discovered = self.discover(progress)
+    def warm(self, progress: ScanProgress | None = None, *, strategy: ScanStrategy = SEQUENTIAL) -> None:
+        """Discover and compute the cross-file findings now (the first scan, run off the editor's event loop; the
+        server shares a large root with a helper process through ``strategy``)."""
+        self._discovered = self.discover(progress, strategy=strategy)
         self.cross_by_path()
 
     def adopt(self, other: WorkspaceEngine) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from clarvis_lsp.batch import processes as parallel
-from clarvis_lsp.batch.spread import SpreadScan, portable
+from clarvis_lsp.batch.spread import SpreadScan
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillConfig,
@@ -31,6 +31,7 @@ from clarvis_lsp.discovery import (
     resolve_config,
 )
 from clarvis_lsp.discovery.io import OS_READER
+from clarvis_lsp.discovery.portable import portable
 from clarvis_lsp.discovery.scan import read_again
 from clarvis_lsp.discovery.skills import DirScan
 from clarvis_lsp.documents import skill as skill_document

@@ -1,0 +1,238 @@
+"""A large skill root of the first scan read with a helper process on another core (``HelperScan``).
+
+The server reads a workspace's skills on one worker thread, beside the event loop and the handler imports, all
+under one interpreter lock; a root of thousands of directories is mostly CPU (reading each SKILL.md, decoding it,
+the quick look at its frontmatter). A helper process reads a share of such a root on another core and sends each
+directory back in the form that travels between processes (``discovery.portable``); the server builds the records
+again and reads the rest itself.
+
+Why a new interpreter (``subprocess``) and not ``os.fork`` as ``--check`` does: by the time the server scans it
+has threads (the executor's, the handler imports'), and a fork copies whatever lock one of them holds at that
+instant (the import lock, a module's, an allocator's) into a child that would wait on it for ever. A new
+interpreter shares nothing. Its start costs about 70 ms of imports on the other core, paid once a scan: the helper
+reads for every large root of the scan and leaves when the scan ends.
+
+How the work is shared: the directory names of a root are cut into chunks whose numbers wait in one pipe, the
+chunk queue, which the server and every helper read four bytes at a time (a read of four bytes from a pipe that
+only ever holds whole numbers is never split), each until it reads an end mark; the server writes one end mark
+per reader after the numbers. A slower reader takes fewer chunks, and nobody waits idle on a fixed share. Whatever
+a helper does not send back (it failed, or its own listing of the root missed a directory), the server reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from clarvis_lsp.discovery.io import REREADING_OS_READER, DirectoryReader, DirectoryWork
+from clarvis_lsp.discovery.portable import SentSkill, rebuilt, sent_form
+from clarvis_lsp.discovery.scan import listed_work, normalise_overlay
+from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
+from clarvis_lsp.discovery.skills import DirScan
+
+MIN_DIRECTORIES = 1000
+"""A root with fewer directories is read by the server alone: a helper's start and the records built again cost
+more than it saves (measured: benchmarks/README.md, the language server at 10,000 skills)."""
+MAX_HELPERS = 3
+HELPERS_VARIABLE = "CLARVIS_LSP_SCAN_HELPERS"
+"""The environment variable that sets how many helpers a scan may start (``0``: none, the scan stays in the
+server's process), instead of one a spare core."""
+CHUNKS_PER_READER = 16
+_END = 0xFFFFFFFF
+"""The end mark in the chunk queue: a reader that reads it takes no more chunks of this root."""
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One root's share for a helper: where to read, how, and the chunks whose numbers the queue holds."""
+
+    root: SkillRoot
+    root_index: int
+    follow_symlinks: bool
+    overlay: dict[str, str]
+    chunks: list[Sequence[str]]
+
+
+def helpers_wanted(environ: Mapping[str, str] = os.environ) -> int:
+    """How many helpers a large root is shared with: ``HELPERS_VARIABLE`` when it holds a whole number, else one a
+    spare core (at most ``MAX_HELPERS``)."""
+    chosen = environ.get(HELPERS_VARIABLE, "").strip()
+    if chosen.isdigit():
+        return int(chosen)
+    return min(MAX_HELPERS, available_cores() - 1)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity mask, which containers and ``taskset`` narrow)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+class HelperScan:
+    """The ``ScanStrategy`` of the server's first scan: a root of at least ``MIN_DIRECTORIES`` directories is
+    shared with helper processes (``helpers``, by default ``helpers_wanted``), started
+    at the first such root and stopped by ``close`` (a ``with`` block). Records are rebuilt with ``reader``, which
+    must keep no text (``REREADING_OS_READER``, the server's): a helper sends no skill's text, and a record reads
+    it again when asked for it, as the server's own do."""
+
+    def __init__(
+        self,
+        overlay: Mapping[Path, str],
+        *,
+        follow_symlinks: bool,
+        reader: DirectoryReader = REREADING_OS_READER,
+        helpers: int | None = None,
+    ) -> None:
+        self._overlay = normalise_overlay(overlay)
+        self._follow_symlinks = follow_symlinks
+        self._reader = reader
+        wanted = helpers_wanted() if helpers is None else helpers
+        self._wanted = wanted if os.name == "posix" else 0  # the queue is passed as a file descriptor
+        self._helpers: list[subprocess.Popen[bytes]] = []
+        self._queue: tuple[int, int] | None = None
+
+    def __enter__(self) -> HelperScan:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def __call__(
+        self, work: DirectoryWork, names: Sequence[str], root: SkillRoot, root_index: int
+    ) -> dict[str, DirScan | None]:
+        if len(names) < MIN_DIRECTORIES or not self._start():
+            return work(names)
+        assert self._queue is not None
+        queue, feed = self._queue
+        readers = len(self._helpers) + 1
+        size = max(1, -(-len(names) // (readers * CHUNKS_PER_READER)), -(-len(names) // 8192))
+        chunks = [names[start : start + size] for start in range(0, len(names), size)]
+        # At most 8,192 chunk numbers and a few end marks, about 32 KiB: the pipe takes them all before anyone reads.
+        os.write(feed, b"".join(number.to_bytes(4, "little") for number in [*range(len(chunks)), *[_END] * readers]))
+        job = _Job(root, root_index, self._follow_symlinks, self._within(root), chunks)
+        for helper in self._helpers:
+            _send(helper, job)
+        results: dict[str, DirScan | None] = {}
+        try:
+            while (number := int.from_bytes(os.read(queue, 4), "little")) != _END:
+                results.update(work(chunks[number]))
+        except BaseException:
+            self.close()  # the scan stops (the settings changed, the user cancelled): so do the helpers
+            raise
+        for helper in list(self._helpers):
+            received = _received(helper)
+            if received is None:  # its end mark may still wait in the queue: no helper for the rest of the scan
+                self.close()
+                continue
+            for name, sent in received.items():
+                dir_path = os.path.join(root.path, name)
+                results[name] = None if sent is None else self._rebuilt(sent, root, root_index, dir_path)
+        missing = [name for name in names if name not in results]
+        if missing:
+            results.update(work(missing))
+        return {name: results[name] for name in names}
+
+    def _rebuilt(self, sent: DirScan | SentSkill, root: SkillRoot, root_index: int, dir_path: str) -> DirScan:
+        return rebuilt(sent, root, root_index, dir_path, self._reader, self._follow_symlinks)
+
+    def _within(self, root: SkillRoot) -> dict[str, str]:
+        """The open buffers under ``root``, which the helper reads instead of the disk as the server does."""
+        prefix = root.path.rstrip(os.sep) + os.sep
+        return {path: text for path, text in self._overlay.items() if path.startswith(prefix)}
+
+    def _start(self) -> bool:
+        """Start the helpers once, at the first root that wants them; False when there are none."""
+        if self._helpers:
+            return True
+        if self._wanted < 1:
+            return False
+        self._wanted, wanted = 0, self._wanted
+        try:
+            self._queue = queue, _feed = os.pipe()
+        except OSError:
+            return False
+        command = [sys.executable, "-m", __name__, str(queue)]
+        for _ in range(wanted):
+            try:
+                helper = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(queue,))
+            except OSError:
+                break
+            self._helpers.append(helper)
+        if not self._helpers:
+            self.close()
+        return bool(self._helpers)
+
+    def close(self) -> None:
+        """Stop the helpers (each leaves when its input ends; one that does not is killed) and the queue."""
+        helpers, self._helpers = self._helpers, []
+        self._wanted = 0
+        for helper in helpers:
+            with contextlib.suppress(OSError):
+                assert helper.stdin is not None
+                helper.stdin.close()
+        for helper in helpers:
+            try:
+                helper.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                helper.kill()
+                helper.wait()
+            if helper.stdout is not None:
+                helper.stdout.close()
+        if self._queue is not None:
+            for end in self._queue:
+                with contextlib.suppress(OSError):
+                    os.close(end)
+            self._queue = None
+
+
+def _send(helper: subprocess.Popen[bytes], job: _Job) -> None:
+    """Hand ``job`` to ``helper`` on a thread of its own: a large root's names fill the pipe before a helper still
+    starting reads them, and the scan reads its own chunks meanwhile."""
+
+    def write() -> None:
+        with contextlib.suppress(OSError, ValueError):  # a helper gone: the scan reads its share
+            assert helper.stdin is not None
+            pickle.dump(job, helper.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            helper.stdin.flush()
+
+    threading.Thread(target=write, name="clarvis-scan-helper-job", daemon=True).start()
+
+
+def _received(helper: subprocess.Popen[bytes]) -> dict[str, DirScan | SentSkill | None] | None:
+    """What ``helper`` read of the current root, or None when it failed (exited, or sent what does not unpickle)."""
+    assert helper.stdout is not None
+    try:
+        received: dict[str, DirScan | SentSkill | None] = pickle.load(helper.stdout)
+    except Exception:
+        return None
+    return received
+
+
+def serve(queue: int, jobs: BinaryIO, out: BinaryIO) -> None:
+    """The helper: read each job's chunks from the queue until the end mark, send back what was read."""
+    while True:
+        try:
+            job: _Job = pickle.load(jobs)
+        except EOFError:
+            return
+        config = SkillConfig("", "", (job.root,), strict=False, follow_symlinks=job.follow_symlinks)
+        work = listed_work(job.root, job.root_index, config, job.overlay, REREADING_OS_READER)
+        read: dict[str, DirScan | SentSkill | None] = {}
+        while (number := int.from_bytes(os.read(queue, 4), "little")) != _END:
+            for name, scan in work(job.chunks[number]).items():
+                read[name] = None if scan is None else sent_form(scan, text_stays=False)
+        pickle.dump(read, out, protocol=pickle.HIGHEST_PROTOCOL)
+        out.flush()
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]), sys.stdin.buffer, sys.stdout.buffer)
