@@ -1,0 +1,269 @@
+"""The first scan's helper process (``server.scan_helper.HelperScan``): a large root read by the server and a
+helper gives the registry the server alone gives, the helper really reads a share, an open buffer counts in the
+helper's share too, a helper that fails costs nothing but time, and a scan that stops stops its helpers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsp_support import ClarvisClient, diagnostics_for, open_document, write_file
+from lsprotocol import types
+
+from clarvis_lsp.discovery import (
+    AgentSkillsOptions,
+    SkillConfig,
+    SkillRegistry,
+    SkillRootInput,
+    discover_skills,
+    resolve_config,
+)
+from clarvis_lsp.discovery.io import REREADING_OS_READER
+from clarvis_lsp.server import scan_helper
+from clarvis_lsp.server.scan_helper import HelperScan, helpers_wanted
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the chunk queue is a file descriptor")
+
+DIRECTORIES = scan_helper.MIN_DIRECTORIES + 200
+
+
+def _skill(root: Path, directory: str, text: str | bytes) -> Path:
+    path = root / directory / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+@pytest.fixture(scope="module")
+def large_root(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SkillConfig]:
+    """A root over the helper's threshold with every kind of directory discovery tells apart, spread through it so
+    that the helper's chunks hold some of each."""
+    base = tmp_path_factory.mktemp("helper")
+    ws, home = base / "ws", base / "home"
+    home.mkdir()
+    root = ws / ".clarvis" / "skills"
+    for index in range(DIRECTORIES):
+        directory = f"skill-{index:05d}"
+        kind = index % 100
+        if kind == 7:
+            _skill(root, directory, f"---\nname: skill-{index - 1:05d}\ndescription: A duplicate.\n---\n")
+        elif kind == 13:
+            _skill(root, directory, "just text, no frontmatter\n")
+        elif kind == 17:
+            _skill(root, directory, "---\nname: [\n---\n")
+        elif kind == 23:
+            _skill(root, directory, f"---\nname: caf\xe9-{index}\ndescription: d\n---\n".encode("latin-1"))
+        elif kind == 29:
+            _skill(root, directory, f"---\nname: >-\n  folded-{index}\ndescription: |\n  Two\n  lines\n---\nBody\n")
+        elif kind == 31:
+            (root / directory).mkdir(parents=True)  # no SKILL.md
+        else:
+            path = _skill(root, directory, f"---\nname: {directory}\ndescription: Skill {index}.\n---\n# Body\n")
+            if kind == 41:
+                (path.parent / "references").mkdir()
+                (path.parent / "references" / "guide.md").write_text("# Guide\n")
+    (root / "a-file.md").write_text("not a directory\n")
+    config = resolve_config(
+        AgentSkillsOptions(roots=[SkillRootInput(str(root))], workspace=str(ws), home=str(home), follow_symlinks=True)
+    )
+    return root, config
+
+
+def _shape(registry: SkillRegistry) -> dict[str, object]:
+    return {
+        "names": registry.names(),
+        "all": [
+            (skill.name, skill.description, skill.path, skill.directory, skill.root, skill.resources, skill.name_at)
+            for skill in registry.all_skills()
+        ],
+        "documents": [
+            (skill.document.text, [(entry.key, entry.key_range, entry.value_range) for entry in skill.document.entries])
+            for skill in registry.all_skills()
+        ],
+        "skipped": [
+            (item.path, item.warning, item.skill, item.document.text if item.document else None)
+            for item in registry.skipped
+        ],
+        "warnings": list(registry.warnings),
+    }
+
+
+class _Counted:
+    """What each helper sent, counted on the way in (``_received``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sent: set[str] = set()
+        received = scan_helper._received
+
+        def counted(helper: subprocess.Popen[bytes]) -> Any:
+            answer = received(helper)
+            self.sent.update(answer or {})
+            return answer
+
+        monkeypatch.setattr(scan_helper, "_received", counted)
+
+
+def _slow_start() -> Any:
+    """A progress callback that holds the server's share back at its first directory, so the helper claims
+    chunks on a loaded machine too."""
+    calls: list[int] = []
+
+    def progress(_root_index: int, _done: int, _total: int) -> None:
+        if not calls:
+            import time
+
+            time.sleep(0.5)
+        calls.append(1)
+
+    return progress
+
+
+def test_the_registry_is_the_one_the_server_reads_alone_and_the_helper_read_a_share(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _root, config = large_root
+    alone = discover_skills(config, reader=REREADING_OS_READER)
+    assert alone.warnings and alone.skipped  # the root really has problems to report
+    counted = _Counted(monkeypatch)
+    with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
+        shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
+    assert counted.sent
+    assert _shape(shared) == _shape(alone)
+
+
+def test_an_open_buffer_counts_in_the_helpers_share(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, config = large_root
+    last = root / f"skill-{DIRECTORIES - 2:05d}" / "SKILL.md"  # in the last chunks, which the helper claims
+    overlay = {last: "---\nname: renamed-in-the-editor\ndescription: Unsaved.\n---\n"}
+    alone = discover_skills(config, overlay=overlay, reader=REREADING_OS_READER)
+    counted = _Counted(monkeypatch)
+    with HelperScan(overlay, follow_symlinks=True, helpers=1) as helpers:
+        shared = discover_skills(
+            config, overlay=overlay, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start()
+        )
+    assert last.parent.name in counted.sent  # the helper read that directory, from the buffer
+    assert "renamed-in-the-editor" in shared.names()
+    assert _shape(shared) == _shape(alone)
+
+
+def test_a_helper_that_fails_leaves_the_server_to_read_it_all(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _root, config = large_root
+    alone = discover_skills(config, reader=REREADING_OS_READER)
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # starts, then exits at once
+    with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
+        shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
+    assert _shape(shared) == _shape(alone)
+
+
+class _Stopped(Exception):
+    pass
+
+
+def test_a_scan_that_stops_stops_its_helpers(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _root, config = large_root
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def recorded(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        helper: subprocess.Popen[bytes] = popen(*args, **kwargs)
+        started.append(helper)
+        return helper
+
+    monkeypatch.setattr(subprocess, "Popen", recorded)
+
+    def progress(_root_index: int, done: int, _total: int) -> None:
+        if done > 0:
+            raise _Stopped  # the settings changed, or the user cancelled
+
+    helpers = HelperScan({}, follow_symlinks=True, helpers=1)
+    with pytest.raises(_Stopped):
+        discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=progress)
+    assert len(started) == 1
+    assert started[0].poll() is not None  # gone, and reaped
+    # The strategy reads alone afterwards: no helper is started again for the next root.
+    assert discover_skills(config, reader=REREADING_OS_READER, strategy=helpers).names()
+    assert len(started) == 1
+
+
+def test_a_small_root_starts_no_helper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "one", "---\nname: one\ndescription: d\n---\n")
+    config = resolve_config(AgentSkillsOptions(roots=[SkillRootInput(str(root))], workspace=str(tmp_path)))
+
+    def refused(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("no helper for a small root")
+
+    monkeypatch.setattr(subprocess, "Popen", refused)
+    with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
+        assert discover_skills(config, strategy=helpers).names() == ["one"]
+
+
+@pytest.mark.parametrize(
+    ("value", "wanted"), [("0", 0), ("2", 2), (" 1 ", 1), ("many", None), ("-1", None), ("", None)]
+)
+def test_the_environment_sets_how_many_helpers(value: str, wanted: int | None) -> None:
+    default = helpers_wanted({})
+    assert 0 <= default <= scan_helper.MAX_HELPERS
+    assert helpers_wanted({scan_helper.HELPERS_VARIABLE: value}) == (default if wanted is None else wanted)
+
+
+SERVED = scan_helper.MIN_DIRECTORIES + 200
+
+
+@pytest.fixture(scope="module")
+def served_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace whose big root a served scan shares with a helper: the last directories, which the helper
+    claims as the server opens its files, hold a copy that shadows another root's and a within-root duplicate."""
+    ws = tmp_path_factory.mktemp("served") / "ws"
+    for index in range(SERVED):
+        name = f"skill-{index:05d}"
+        write_file(ws, f".clarvis/skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: Skill {index}.\n---\n")
+    last, before = f"skill-{SERVED - 1:05d}", f"skill-{SERVED - 2:05d}"
+    write_file(ws, f".clarvis/skills/{before}-again/SKILL.md", f"---\nname: {before}\ndescription: Again.\n---\n")
+    write_file(ws, f".agents/skills/{last}/SKILL.md", f"---\nname: {last}\ndescription: Shared.\n---\n")
+    return ws
+
+
+@pytest.fixture
+def workspace(served_workspace: Path) -> Path:
+    return served_workspace
+
+
+@pytest.fixture(scope="module")
+def client_configuration() -> dict[str, object]:
+    return {"includeUser": False}
+
+
+async def test_the_served_scan_finds_what_the_helper_read(client: ClarvisClient, workspace: Path) -> None:
+    """Through the editor: the shadowed copy points at the winner's name, which the helper read without a parse,
+    and the within-root duplicate is reported against the copy that keeps the name."""
+    last, before = f"skill-{SERVED - 1:05d}", f"skill-{SERVED - 2:05d}"
+    loser = workspace / f".agents/skills/{last}/SKILL.md"
+    duplicate = workspace / f".clarvis/skills/{before}-again/SKILL.md"
+    open_document(client, loser)
+    open_document(client, duplicate)
+    shadowed = [
+        item
+        for item in await diagnostics_for(client, loser, lambda codes: "discovery/shadowed" in codes)
+        if item.code == "discovery/shadowed"
+    ]
+    assert len(shadowed) == 1
+    related = shadowed[0].related_information
+    assert related is not None
+    winner = workspace / f".clarvis/skills/{last}/SKILL.md"
+    assert related[0].location.uri == winner.as_uri()
+    assert related[0].location.range == types.Range(types.Position(1, 6), types.Position(1, 6 + len(last)))
+    found = await diagnostics_for(client, duplicate, lambda codes: "discovery/duplicate-name" in codes)
+    assert "discovery/duplicate-name" in [str(item.code) for item in found]
