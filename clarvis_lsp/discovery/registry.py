@@ -97,6 +97,18 @@ class SkillRegistry:
         """The copies of ``name`` that lose to the winner, highest precedence first."""
         return self.copies(name)[1:]
 
+    def contested(self) -> list[str]:
+        """The names loaded from more than one root, sorted: the only names with shadowed copies. One pass over
+        each root's names, rather than asking every root about every name (a first scan's cross-file findings at
+        10,000 skills spent a fifth of their time there)."""
+        seen: set[str] = set()
+        twice: set[str] = set()
+        for scan in self._scans:
+            names = scan.skills.keys()
+            twice.update(seen.intersection(names))
+            seen.update(names)
+        return sorted(twice)
+
     def names(self) -> list[str]:
         """Every skill name with a winner, sorted."""
         if self._names is None:

@@ -97,7 +97,7 @@ def check_discovery(registry: SkillRegistry, *, strict: bool, names: Iterable[st
     """
     found: list[Diagnostic] = []
     only = None if names is None else set(names)
-    for name in registry.names() if only is None else sorted(only):
+    for name in registry.contested() if only is None else sorted(only):
         winner = registry.winner(name)
         if winner is None:
             continue

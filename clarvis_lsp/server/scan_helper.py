@@ -27,7 +27,7 @@ import pickle
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -141,6 +141,13 @@ class HelperScan:
             results.update(work(missing))
         return {name: results[name] for name in names}
 
+    def start_early(self, root_paths: Iterable[str]) -> None:
+        """Start the helpers now when one of ``root_paths`` (the workspace's own roots, known before the plugins
+        are read) holds at least ``MIN_DIRECTORIES`` entries: a helper's start then overlaps the scan's own, and it
+        takes chunks of the first large root from the beginning. A root that cannot be listed is no reason."""
+        if self._wanted > 0 and any(_at_least(path, MIN_DIRECTORIES) for path in root_paths):
+            self._start()
+
     def _rebuilt(self, sent: DirScan | SentSkill, root: SkillRoot, root_index: int, dir_path: str) -> DirScan:
         return rebuilt(sent, root, root_index, dir_path, self._reader, self._follow_symlinks)
 
@@ -192,6 +199,15 @@ class HelperScan:
                 with contextlib.suppress(OSError):
                     os.close(end)
             self._queue = None
+
+
+def _at_least(directory: str, count: int) -> bool:
+    """Whether ``directory`` lists ``count`` entries or more (the listing stops there)."""
+    try:
+        with os.scandir(directory) as entries:
+            return any(index + 1 >= count for index, _entry in enumerate(entries))
+    except OSError:
+        return False
 
 
 def _send(helper: subprocess.Popen[bytes], job: _Job) -> None:

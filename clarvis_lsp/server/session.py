@@ -36,7 +36,9 @@ The session speaks to the client only through ``SessionClient`` (the server impl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import threading
 import traceback
 import weakref
 from collections.abc import Callable, Iterator, Mapping
@@ -241,6 +243,10 @@ class Session:
         # Keyed by the engine itself, weakly: an engine that was replaced or dropped takes its entry with it (keyed
         # by ``id()``, a later engine that reused a freed id inherited a scan and never scanned at all).
         self.scans: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
+        # Set while no first scan runs: the background import of the handlers not asked for first waits for it
+        # (``methods.import_handlers``), so a first scan does not share the interpreter lock with those imports.
+        self.scans_idle = threading.Event()
+        self.scans_idle.set()
         # Each running first scan's directories still to read, by root, as its progress reports them.
         self._scan_left: weakref.WeakKeyDictionary[WorkspaceEngine, dict[int, int]] = weakref.WeakKeyDictionary()
         # Each running first scan's first report: until it comes, how long the scan will take is not known.
@@ -533,6 +539,7 @@ class Session:
                 asyncio.get_running_loop()
             except RuntimeError:  # no event loop (a synchronous caller): discover here
                 return True
+            self.scans_idle.clear()
             self.scans[engine] = asyncio.ensure_future(self._first_scan(engine))
         return False
 
@@ -593,6 +600,7 @@ class Session:
 
     async def _first_scan(self, engine: WorkspaceEngine) -> None:
         from clarvis_lsp.discovery import StartupError
+        from clarvis_lsp.server.scan_helper import HelperScan
 
         detached = engine.detached()
         loop = asyncio.get_running_loop()
@@ -602,7 +610,10 @@ class Session:
         left = self._scan_left[engine] = {}
         sized = self._scan_sized[engine] = loop.create_future()
 
+        last: list[tuple[int, int, int]] = []  # the latest report, given to the client once its token is known
+
         def progress(root_index: int, done: int, total: int) -> None:  # called on the worker thread
+            last[:] = [(root_index, done, total)]
             first_report = not left
             left[root_index] = total - done
             if first_report:
@@ -615,15 +626,18 @@ class Session:
                 loop.call_soon_threadsafe(self._client.report_progress, token, root_index, done, total)
 
         def warm() -> None:
-            from clarvis_lsp.server.scan_helper import HelperScan
-
             # The collector waits while the scan allocates, but nothing is frozen: ``gc.freeze`` in a long-lived
             # process would make every configuration change's objects permanent.
-            helpers = HelperScan(
-                detached.overlay, follow_symlinks=detached.config.follow_symlinks, reader=detached.reader
-            )
             with paused_collector(), helpers:
                 detached.warm(progress, strategy=helpers)
+
+        helpers = HelperScan(detached.overlay, follow_symlinks=detached.config.follow_symlinks, reader=detached.reader)
+        # Started here, before the worker thread runs: a helper's start overlaps the scan's own first steps. A
+        # configuration that gives no roots raises again in the scan, which reports it.
+        with contextlib.suppress(Exception):
+            helpers.start_early(
+                os.path.join(detached.directory, os.path.expanduser(root.path)) for root in detached.standalone_roots()
+            )
 
         superseded = cancelled = False
         work = loop.run_in_executor(None, warm)
@@ -631,6 +645,8 @@ class Session:
             token = await self._client.begin_progress(
                 f"Discovering skills in {engine.directory.name or engine.directory}"
             )
+            if token is not None and last:  # the scan reported before the client answered for the token
+                self._client.report_progress(token, *last[0])
             await work
         except ScanSuperseded:
             superseded = True  # the replacement's scan re-checks the open files
@@ -654,6 +670,8 @@ class Session:
                 self._client.scan_ended(workspace)
         finally:
             self.scans.pop(engine, None)
+            if not self.scans:
+                self.scans_idle.set()
             self._scan_left.pop(engine, None)
             self._scan_sized.pop(engine, None)
             _settle(sized)
