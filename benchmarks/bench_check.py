@@ -159,7 +159,7 @@ def _print_targets(results: dict[str, dict[int, list[Run]]], counts: list[int]) 
             )
             if own is None or start is None:
                 continue
-            figures = []
+            figures = [f"{(own - start) / count * 1000:.3f} ms a skill above the empty run"]
             if agnix_cpu:
                 figures.append(f"{own / agnix_cpu:.2f}× agnix's CPU")
             if reference is not None and reference_start is not None and own > start:
