@@ -20,7 +20,6 @@ import contextlib
 import functools
 import importlib
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -150,16 +149,12 @@ def register_all(server: ClarvisServer) -> None:
         server.command(name)(command)
 
 
-def import_handlers(scans_idle: threading.Event | None = None) -> threading.Thread:
+def import_handlers() -> threading.Thread:
     """Import every handler's module in a daemon thread, started now: what the first didOpen, hover or pull
     would otherwise import while the client waits. A handler called meanwhile imports its module as usual
     (Python's import lock makes it wait for the thread's import of that module, never import it twice); a module
-    that fails here fails again, and is reported, when its handler runs.
-
-    The handlers a client asks for first come first; the others wait while ``scans_idle`` is clear (a first scan
-    runs), at most ``IMPORTS_WAIT`` seconds in all: under one interpreter lock, their imports would slow the scan
-    as much as they cost, and no request is waiting for them yet."""
-    thread = threading.Thread(target=_import_all, args=(scans_idle,), name="clarvis-import-handlers", daemon=True)
+    that fails here fails again, and is reported, when its handler runs."""
+    thread = threading.Thread(target=_import_all, name="clarvis-import-handlers", daemon=True)
     thread.start()
     return thread
 
@@ -167,17 +162,13 @@ def import_handlers(scans_idle: threading.Event | None = None) -> threading.Thre
 # What a client asks for first once a document is open, imported first: a hover sent right after ``didOpen``
 # then finds its module loaded instead of waiting behind the formatting's or the rename's.
 FIRST_ASKED = ("hover.hover", "completion.completion", "diagnostics.document_diagnostic", "actions.code_action")
-IMPORTS_WAIT = 5.0
 
 
-def _import_all(scans_idle: threading.Event | None = None) -> None:
+def _import_all() -> None:
     def asked(method: Method) -> int:
         return FIRST_ASKED.index(method.handler) if method.handler in FIRST_ASKED else len(FIRST_ASKED)
 
-    deadline = time.monotonic() + IMPORTS_WAIT
     for method in sorted(METHODS, key=asked):  # stable: the rest in the table's order
-        if scans_idle is not None and method.handler not in FIRST_ASKED:
-            scans_idle.wait(max(0.0, deadline - time.monotonic()))
         with contextlib.suppress(Exception):  # reported by ``guarded`` when the method is called
             method.resolve()
     with contextlib.suppress(Exception):

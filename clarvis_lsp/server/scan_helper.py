@@ -144,7 +144,11 @@ class HelperScan:
     def start_early(self, root_paths: Iterable[str]) -> None:
         """Start the helpers now when one of ``root_paths`` (the workspace's own roots, known before the plugins
         are read) holds at least ``MIN_DIRECTORIES`` entries: a helper's start then overlaps the scan's own, and it
-        takes chunks of the first large root from the beginning. A root that cannot be listed is no reason."""
+        takes chunks of the first large root from the beginning. A root that cannot be listed is no reason. With
+        symlinks not followed nothing is listed here (a root may be reached through a link the scan refuses to
+        read); the helpers then start at the first large root the scan itself reads."""
+        if not self._follow_symlinks:
+            return
         if self._wanted > 0 and any(_at_least(path, MIN_DIRECTORIES) for path in root_paths):
             self._start()
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import threading
 import traceback
 import weakref
 from collections.abc import Callable, Iterator, Mapping
@@ -243,10 +242,6 @@ class Session:
         # Keyed by the engine itself, weakly: an engine that was replaced or dropped takes its entry with it (keyed
         # by ``id()``, a later engine that reused a freed id inherited a scan and never scanned at all).
         self.scans: weakref.WeakKeyDictionary[WorkspaceEngine, asyncio.Future[None]] = weakref.WeakKeyDictionary()
-        # Set while no first scan runs: the background import of the handlers not asked for first waits for it
-        # (``methods.import_handlers``), so a first scan does not share the interpreter lock with those imports.
-        self.scans_idle = threading.Event()
-        self.scans_idle.set()
         # Each running first scan's directories still to read, by root, as its progress reports them.
         self._scan_left: weakref.WeakKeyDictionary[WorkspaceEngine, dict[int, int]] = weakref.WeakKeyDictionary()
         # Each running first scan's first report: until it comes, how long the scan will take is not known.
@@ -539,7 +534,6 @@ class Session:
                 asyncio.get_running_loop()
             except RuntimeError:  # no event loop (a synchronous caller): discover here
                 return True
-            self.scans_idle.clear()
             self.scans[engine] = asyncio.ensure_future(self._first_scan(engine))
         return False
 
@@ -670,8 +664,6 @@ class Session:
                 self._client.scan_ended(workspace)
         finally:
             self.scans.pop(engine, None)
-            if not self.scans:
-                self.scans_idle.set()
             self._scan_left.pop(engine, None)
             self._scan_sized.pop(engine, None)
             _settle(sized)

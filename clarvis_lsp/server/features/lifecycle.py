@@ -30,7 +30,7 @@ def initialize(server: ClarvisServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(server: ClarvisServer, params: types.InitializedParams) -> None:
-    import_handlers(server.session.scans_idle)
+    import_handlers()
     try:
         await _register_and_configure(server)
     except Exception as error:  # a client that refuses registration still gets every other feature
