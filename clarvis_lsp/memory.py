@@ -38,3 +38,32 @@ def bulk_allocation() -> Iterator[None]:
             yield
         finally:
             gc.freeze()
+
+
+_frozen_a_scan = False
+
+
+@contextmanager
+def kept_scan() -> Iterator[None]:
+    """The language server's scans. The collector waits during each. The process's first scan that succeeds then
+    moves what survived to the permanent generation (``gc.freeze``); later scans do not.
+
+    Why freeze the first: its records are what a server keeps for its whole life. Left to the collector, the
+    objects allocated while it waited are walked at the first collection after it, again as they are promoted,
+    and at every full collection after that. At 10,000 skills those were 33 ms before the scan's findings went
+    out and a 98 ms pause soon after, in the middle of the user's first keystrokes (measured,
+    ``benchmarks/README.md``).
+
+    Why only the first: frozen objects are still freed by reference counting, but a cycle among them is never
+    collected. Each later scan (a configuration changed, a folder was added) starts by unfreezing. Whatever the
+    first scan left in cycles is then collected again, and the later scan's own objects are never made permanent,
+    so a server whose settings change a hundred times does not keep a hundred scans."""
+    global _frozen_a_scan
+    first = not _frozen_a_scan
+    if not first:
+        gc.unfreeze()
+    with paused_collector():
+        yield
+        if first:
+            _frozen_a_scan = True
+            gc.freeze()

@@ -27,8 +27,8 @@ waits for the first scan takes its snapshot after the wait (``scanned_snapshot``
 request never mixes the discovery from before an edit with the discovery after it.
 
 **First scans** run in a worker thread; the running ones are keyed by the engine object, weakly: an engine that
-was replaced or dropped takes its entry with it. Nothing is ``gc.freeze``-d: in a long-lived process every
-configuration change's objects would become permanent.
+was replaced or dropped takes its entry with it. Only the process's first scan is ``gc.freeze``-d, and the next
+scan unfreezes it (``memory.kept_scan``): no configuration change's objects become permanent.
 
 The session speaks to the client only through ``SessionClient`` (the server implements it).
 """
@@ -60,7 +60,7 @@ from clarvis_lsp.config.project import (
 )
 from clarvis_lsp.documents.text import LineIndex, decode
 from clarvis_lsp.findings import Diagnostic, Position
-from clarvis_lsp.memory import paused_collector
+from clarvis_lsp.memory import kept_scan
 from clarvis_lsp.server.convert import from_client_position
 
 if TYPE_CHECKING:  # discovery, the engine and the rules are imported when first used: ``initialize`` needs none
@@ -620,9 +620,9 @@ class Session:
                 loop.call_soon_threadsafe(self._client.report_progress, token, root_index, done, total)
 
         def warm() -> None:
-            # The collector waits while the scan allocates, but nothing is frozen: ``gc.freeze`` in a long-lived
-            # process would make every configuration change's objects permanent.
-            with paused_collector(), helpers:
+            # The collector waits while the scan allocates; the process's first scan is then frozen, later ones
+            # are not (``memory.kept_scan``).
+            with kept_scan(), helpers:
                 detached.warm(progress, strategy=helpers)
 
         helpers = HelperScan(detached.overlay, follow_symlinks=detached.config.follow_symlinks, reader=detached.reader)

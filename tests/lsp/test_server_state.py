@@ -1,7 +1,8 @@
-"""A long-lived server accumulates nothing per rescan: no object frozen out of the collector's reach (``gc.freeze``
-made each configuration change's scan permanent), and no first-scan state left behind by engines that were
-replaced (that state was keyed by ``id(engine)``: a later engine reusing a freed id inherited it). And it holds
-one copy of each open document, the client's: the text the features read is the document pygls holds.
+"""A long-lived server accumulates nothing per rescan: no object frozen out of the collector's reach (the first
+scan's records are frozen, and the next scan thaws them: freezing each configuration change's scan made it
+permanent), and no first-scan state left behind by engines that were replaced (that state was keyed by
+``id(engine)``: a later engine reusing a freed id inherited it). And it holds one copy of each open document, the
+client's: the text the features read is the document pygls holds.
 
 The server runs with ``CLARVIS_LSP_TEST_REQUESTS=1``, which adds the test-only request
 ``clarvis/test/serverState`` (no editor can reach it without that environment variable)."""
@@ -34,6 +35,8 @@ async def test_configuration_changes_rescan_without_freezing_or_keeping_scan_sta
 ) -> None:
     open_document(client, workspace / ".clarvis/skills/review/SKILL.md")
     await client.quiesce()
+    first = await server_state(client)
+    assert first["gcFrozen"] > 0, first  # the first scan's records: never walked by the collector again
     for strict in (True, False, True, False):
         # Each change replaces the workspace's engine, whose first scan runs again in the background.
         client.workspace_did_change_configuration(
