@@ -15,8 +15,11 @@ reads for every large root of the scan and leaves when the scan ends.
 How the work is shared: the directory names of a root are cut into chunks whose numbers wait in one pipe, the
 chunk queue, which the server and every helper read four bytes at a time (a read of four bytes from a pipe that
 only ever holds whole numbers is never split), each until it reads an end mark; the server writes one end mark
-per reader after the numbers. A slower reader takes fewer chunks, and nobody waits idle on a fixed share. Whatever
-a helper does not send back (it failed, or its own listing of the root missed a directory), the server reads.
+per reader after the numbers. A slower reader takes fewer chunks, and nobody waits idle on a fixed share. A helper
+sends each chunk back as soon as it has read it, and the server builds those records between its own chunks: at
+the root's end it has only the last few to build, and the helper is not left idle while it builds a whole root's.
+Whatever a helper does not send back (it failed, or its own listing of the root missed a directory), the server
+reads.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import subprocess
 import sys
 import threading
@@ -46,6 +50,10 @@ HELPERS_VARIABLE = "CLARVIS_LSP_SCAN_HELPERS"
 """The environment variable that sets how many helpers a scan may start (``0``: none, the scan stays in the
 server's process), instead of one a spare core."""
 CHUNKS_PER_READER = 16
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+"""The directory the package this server runs is imported from. A helper starts there: ``python -m`` puts its
+working directory first on ``sys.path``, so a helper started where the editor started the server (a workspace,
+perhaps one the user does not trust) would import a ``clarvis_lsp`` directory found there instead of this one."""
 _END = 0xFFFFFFFF
 """The end mark in the chunk queue: a reader that reads it takes no more chunks of this root."""
 
@@ -98,6 +106,7 @@ class HelperScan:
         wanted = helpers_wanted() if helpers is None else helpers
         self._wanted = wanted if os.name == "posix" else 0  # the queue is passed as a file descriptor
         self._helpers: list[subprocess.Popen[bytes]] = []
+        self._answers: list[_Answers] = []
         self._queue: tuple[int, int] | None = None
 
     def __enter__(self) -> HelperScan:
@@ -122,24 +131,33 @@ class HelperScan:
         for helper in self._helpers:
             _send(helper, job)
         results: dict[str, DirScan | None] = {}
+        for answers in self._answers:
+            answers.ended = False
         try:
             while (number := int.from_bytes(os.read(queue, 4), "little")) != _END:
                 results.update(work(chunks[number]))
+                self._take(results, root, root_index, wait=False)
         except BaseException:
             self.close()  # the scan stops (the settings changed, the user cancelled): so do the helpers
             raise
-        for helper in list(self._helpers):
-            received = _received(helper)
-            if received is None:  # its end mark may still wait in the queue: no helper for the rest of the scan
-                self.close()
-                continue
-            for name, sent in received.items():
-                dir_path = os.path.join(root.path, name)
-                results[name] = None if sent is None else self._rebuilt(sent, root, root_index, dir_path)
+        self._take(results, root, root_index, wait=True)
+        if any(answers.failed for answers in self._answers):
+            self.close()  # its end mark may still wait in the queue: no helper for the rest of the scan
         missing = [name for name in names if name not in results]
         if missing:
             results.update(work(missing))
         return {name: results[name] for name in names}
+
+    def _take(self, results: dict[str, DirScan | None], root: SkillRoot, root_index: int, *, wait: bool) -> None:
+        """Build the records of what the helpers have sent so far, between the server's own chunks (a helper never
+        waits for the server to build the records of a whole root), or, with ``wait``, until each has sent its
+        end of the root. A helper that fails is not asked again; what it did not send, the server reads."""
+        for answers in self._answers:
+            arrived = answers.arrived(wait=wait)
+            for received in arrived:
+                for name, sent in received.items():
+                    dir_path = os.path.join(root.path, name)
+                    results[name] = None if sent is None else self._rebuilt(sent, root, root_index, dir_path)
 
     def start_early(self, root_paths: Iterable[str]) -> None:
         """Start the helpers now when one of ``root_paths`` (the workspace's own roots, known before the plugins
@@ -174,10 +192,13 @@ class HelperScan:
         command = [sys.executable, "-m", __name__, str(queue)]
         for _ in range(wanted):
             try:
-                helper = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(queue,))
+                helper = subprocess.Popen(
+                    command, cwd=_PACKAGE_PARENT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(queue,)
+                )
             except OSError:
                 break
             self._helpers.append(helper)
+            self._answers.append(_Answers(helper))
         if not self._helpers:
             self.close()
         return bool(self._helpers)
@@ -185,6 +206,7 @@ class HelperScan:
     def close(self) -> None:
         """Stop the helpers (each leaves when its input ends; one that does not is killed) and the queue."""
         helpers, self._helpers = self._helpers, []
+        self._answers = []
         self._wanted = 0
         for helper in helpers:
             with contextlib.suppress(OSError):
@@ -227,18 +249,64 @@ def _send(helper: subprocess.Popen[bytes], job: _Job) -> None:
     threading.Thread(target=write, name="clarvis-scan-helper-job", daemon=True).start()
 
 
-def _received(helper: subprocess.Popen[bytes]) -> dict[str, DirScan | SentSkill | None] | None:
-    """What ``helper`` read of the current root, or None when it failed (exited, or sent what does not unpickle)."""
-    assert helper.stdout is not None
-    try:
-        received: dict[str, DirScan | SentSkill | None] = pickle.load(helper.stdout)
-    except Exception:
-        return None
-    return received
+class _Answers:
+    """What one helper sends back for the current root, as frames of a four-byte length and a pickle: one a chunk
+    (its directories' compact forms), then an empty frame at the root's end. Read from the pipe's descriptor
+    directly, without a buffered reader, so that looking for what has arrived never blocks."""
+
+    def __init__(self, helper: subprocess.Popen[bytes]) -> None:
+        assert helper.stdout is not None
+        self._descriptor = helper.stdout.fileno()
+        self._pending = bytearray()
+        self.ended = False  # the current root's end frame has arrived
+        self.failed = False
+
+    def arrived(self, *, wait: bool) -> list[dict[str, DirScan | SentSkill | None]]:
+        """The chunks sent since the last call; with ``wait``, until the root's end frame. A helper that has left,
+        or sent what does not unpickle, is ``failed``: what it sent before still counts."""
+        found: list[dict[str, DirScan | SentSkill | None]] = []
+        while not (self.ended or self.failed):
+            frame = self._next_frame()
+            if frame is not None:
+                if not frame:
+                    self.ended = True
+                    continue
+                try:
+                    found.append(pickle.loads(frame))
+                except Exception:
+                    self.failed = True
+                continue
+            try:
+                if not wait and not select.select([self._descriptor], [], [], 0)[0]:
+                    break
+                data = os.read(self._descriptor, 1 << 16)
+            except OSError:
+                data = b""
+            if not data:
+                self.failed = True  # the helper has left
+            self._pending += data
+        return found
+
+    def _next_frame(self) -> bytes | None:
+        """The next whole frame read so far (empty: the root's end), or None while it has not all arrived."""
+        if len(self._pending) < 4:
+            return None
+        size = int.from_bytes(self._pending[:4], "little")
+        if len(self._pending) < 4 + size:
+            return None
+        frame = bytes(self._pending[4 : 4 + size])
+        del self._pending[: 4 + size]
+        return frame
+
+
+def _write_frame(out: BinaryIO, frame: bytes) -> None:
+    out.write(len(frame).to_bytes(4, "little") + frame)
+    out.flush()
 
 
 def serve(queue: int, jobs: BinaryIO, out: BinaryIO) -> None:
-    """The helper: read each job's chunks from the queue until the end mark, send back what was read."""
+    """The helper: read each job's chunks from the queue until the end mark, and send back what each chunk held as
+    soon as it is read (``_Answers``), then the root's end."""
     while True:
         try:
             job: _Job = pickle.load(jobs)
@@ -246,12 +314,13 @@ def serve(queue: int, jobs: BinaryIO, out: BinaryIO) -> None:
             return
         config = SkillConfig("", "", (job.root,), strict=False, follow_symlinks=job.follow_symlinks)
         work = listed_work(job.root, job.root_index, config, job.overlay, REREADING_OS_READER)
-        read: dict[str, DirScan | SentSkill | None] = {}
         while (number := int.from_bytes(os.read(queue, 4), "little")) != _END:
-            for name, scan in work(job.chunks[number]).items():
-                read[name] = None if scan is None else sent_form(scan, text_stays=False)
-        pickle.dump(read, out, protocol=pickle.HIGHEST_PROTOCOL)
-        out.flush()
+            read = {
+                name: None if scan is None else sent_form(scan, text_stays=False)
+                for name, scan in work(job.chunks[number]).items()
+            }
+            _write_frame(out, pickle.dumps(read, protocol=pickle.HIGHEST_PROTOCOL))
+        _write_frame(out, b"")
 
 
 if __name__ == "__main__":

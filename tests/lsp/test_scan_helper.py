@@ -95,18 +95,19 @@ def _shape(registry: SkillRegistry) -> dict[str, object]:
 
 
 class _Counted:
-    """What each helper sent, counted on the way in (``_received``)."""
+    """What each helper sent, counted on the way in (``_Answers.arrived``)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sent: set[str] = set()
-        received = scan_helper._received
+        arrived = scan_helper._Answers.arrived
 
-        def counted(helper: subprocess.Popen[bytes]) -> Any:
-            answer = received(helper)
-            self.sent.update(answer or {})
-            return answer
+        def counted(answers: scan_helper._Answers, *, wait: bool) -> Any:
+            found = arrived(answers, wait=wait)
+            for chunk in found:
+                self.sent.update(chunk)
+            return found
 
-        monkeypatch.setattr(scan_helper, "_received", counted)
+        monkeypatch.setattr(scan_helper._Answers, "arrived", counted)
 
 
 def _slow_start() -> Any:
@@ -162,6 +163,62 @@ def test_a_helper_that_fails_leaves_the_server_to_read_it_all(
     monkeypatch.setattr(sys, "executable", "/bin/false")  # starts, then exits at once
     with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
+    assert _shape(shared) == _shape(alone)
+
+
+def test_a_helper_never_imports_a_clarvis_lsp_found_where_the_server_started(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An editor may start the server in a workspace it does not trust; ``python -m`` looks in the working
+    directory first, so a ``clarvis_lsp`` there would run in the helper unless the helper starts elsewhere."""
+    _root, config = large_root
+    planted = tmp_path / "untrusted"
+    marker = tmp_path / "ran"
+    for package in ("clarvis_lsp", "clarvis_lsp/server"):
+        (planted / package).mkdir(parents=True)
+        (planted / package / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    (planted / "clarvis_lsp/server/scan_helper.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.chdir(planted)
+    alone = discover_skills(config, reader=REREADING_OS_READER)
+    counted = _Counted(monkeypatch)
+    with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
+        shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
+    assert not marker.exists()
+    assert counted.sent  # the helper ran, this package's
+    assert _shape(shared) == _shape(alone)
+
+
+_LEAVES_AFTER_ONE_CHUNK = """
+import os, sys
+from clarvis_lsp.server import scan_helper
+
+write = scan_helper._write_frame
+
+def once(out, frame):
+    write(out, frame)
+    os._exit(3)  # gone mid-root, after one chunk's answer, with chunks it claimed and never read
+
+scan_helper._write_frame = once
+scan_helper.serve(int(sys.argv[-1]), sys.stdin.buffer, sys.stdout.buffer)
+"""
+
+
+def test_a_helper_that_leaves_mid_root_leaves_the_server_the_rest(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The chunk it sent counts; the ones it claimed and never sent, and the rest of the scan, the server reads."""
+    _root, config = large_root
+    alone = discover_skills(config, reader=REREADING_OS_READER)
+    wrapper = tmp_path / "helper.py"
+    wrapper.write_text(_LEAVES_AFTER_ONE_CHUNK)
+    launcher = tmp_path / "python"
+    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{wrapper}" "$@"\n')
+    launcher.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(launcher))
+    counted = _Counted(monkeypatch)
+    with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
+        shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
+    assert 0 < len(counted.sent) < DIRECTORIES // 2  # one chunk's worth
     assert _shape(shared) == _shape(alone)
 
 
