@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from clarvis_lsp.host import available_cores
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -30,13 +32,6 @@ def can_fork() -> bool:
     """A fork copies a pure-Python process safely on Linux and the BSDs; macOS's system libraries are not
     fork-safe and Windows has no fork, so both check in one process."""
     return hasattr(os, "fork") and sys.platform != "darwin"
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its affinity mask, which containers and ``taskset`` narrow)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def process_count(items: int, jobs: int | None, per_process: int = MIN_FILES_PER_PROCESS) -> int:

@@ -41,6 +41,7 @@ from clarvis_lsp.discovery.portable import SentSkill, rebuilt, sent_form
 from clarvis_lsp.discovery.scan import listed_work, normalise_overlay
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import DirScan
+from clarvis_lsp.host import available_cores
 
 MIN_DIRECTORIES = 1000
 """A root with fewer directories is read by the server alone: a helper's start and the records built again cost
@@ -76,13 +77,6 @@ def helpers_wanted(environ: Mapping[str, str] = os.environ) -> int:
     if chosen.isdigit():
         return int(chosen)
     return min(MAX_HELPERS, available_cores() - 1)
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its affinity mask, which containers and ``taskset`` narrow)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 class HelperScan:

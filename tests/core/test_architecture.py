@@ -284,7 +284,7 @@ FRONT_ENDS = {"batch", "server", "cli", "__main__"}
 
 APART: dict[str, set[str]] = {"batch": {"server", "cli"}, "server": {"batch", "cli"}}
 """The front ends that never import the named others: a headless run never needs the server, and the server never
-needs the headless run (what both use lives below them, as ``memory`` does)."""
+needs the headless run (what both use lives below them, as ``memory`` and ``host`` do)."""
 
 MAX_MODULE_LINES = 700
 
@@ -297,7 +297,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"workspace"}),
     frozenset({"effective", "listing"}),
     frozenset({"editor"}),
-    frozenset({"memory"}),  # the collector's policy: above the library, which never decides it; under the front ends
+    # The collector's policy and the cores: above the library, which never decides them; under the front ends.
+    frozenset({"memory", "host"}),
     frozenset({"batch"}),
     frozenset({"server"}),
     frozenset({"cli"}),
