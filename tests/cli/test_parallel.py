@@ -23,6 +23,7 @@ from clarvis_lsp.config.project import layered, load_project_config
 from clarvis_lsp.documents.skill import UnparsedSkill
 from clarvis_lsp.documents.text import decode
 from clarvis_lsp.findings import Diagnostic
+from clarvis_lsp.host import available_cores
 from clarvis_lsp.workspace.engine import WorkspaceEngine
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="checks in several processes only where fork is safe")
@@ -101,10 +102,10 @@ def test_process_count_follows_the_size_of_the_tree_and_the_choice() -> None:
     assert parallel.process_count(10, None) == 1
     assert parallel.process_count(10, 4) == 4
     assert parallel.process_count(3, 8) == 3
-    assert parallel.process_count(parallel.MIN_FILES_PER_PROCESS * 64, None) == parallel.available_cores()
+    assert parallel.process_count(parallel.MIN_FILES_PER_PROCESS * 64, None) == available_cores()
     skills = parallel.MIN_SKILLS_PER_PROCESS
     assert parallel.process_count(2 * skills - 1, None, skills) == 1  # a root of 3,999 skills: one process
-    assert parallel.process_count(skills * 64, None, skills) == parallel.available_cores()
+    assert parallel.process_count(skills * 64, None, skills) == available_cores()
 
 
 def test_jobs_is_checked_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
