@@ -4,8 +4,10 @@ helper's share too, a helper that fails costs nothing but time, and a scan that 
 
 from __future__ import annotations
 
+import array
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -117,8 +119,6 @@ def _slow_start() -> Any:
 
     def progress(_root_index: int, _done: int, _total: int) -> None:
         if not calls:
-            import time
-
             time.sleep(0.5)
         calls.append(1)
 
@@ -188,6 +188,44 @@ def test_a_helper_never_imports_a_clarvis_lsp_found_where_the_server_started(
     assert not marker.exists()
     assert counted.sent  # the helper ran, this package's
     assert _shape(shared) == _shape(alone)
+
+
+def test_a_helper_is_never_held_by_the_servers_own_chunk(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A helper's answers are read as it writes them, not only between the server's chunks: the server holds its
+    first chunk until the helper has claimed every other one, which a helper waiting for a full pipe to be read
+    never does (its chunks' answers together are several times what a pipe holds)."""
+    _root, config = large_root
+    alone = discover_skills(config, reader=REREADING_OS_READER)
+    counted = _Counted(monkeypatch)
+    helpers = HelperScan({}, follow_symlinks=True, helpers=1)
+    held: list[bool] = []
+
+    def progress(_root_index: int, _done: int, _total: int) -> None:
+        if held:
+            return
+        assert helpers._queue is not None
+        deadline = time.monotonic() + 20
+        while _queued_bytes(helpers._queue[0]) > 4 and time.monotonic() < deadline:  # 4: the server's end mark
+            time.sleep(0.01)
+        held.append(_queued_bytes(helpers._queue[0]) <= 4)
+
+    with helpers:
+        shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=progress)
+    assert held == [True]  # the helper claimed every chunk but the server's first
+    assert len(counted.sent) > DIRECTORIES * 0.9
+    assert _shape(shared) == _shape(alone)
+
+
+def _queued_bytes(descriptor: int) -> int:
+    """How many bytes wait in the pipe ``descriptor`` reads."""
+    import fcntl
+    import termios
+
+    waiting = array.array("i", [0])
+    fcntl.ioctl(descriptor, termios.FIONREAD, waiting)
+    return waiting[0]
 
 
 _LEAVES_AFTER_ONE_CHUNK = """
