@@ -9,6 +9,8 @@ schemas inside the package, the source tree beside it).
 
 from __future__ import annotations
 
+import compileall
+import importlib.util
 import os
 import shutil
 import sys
@@ -16,11 +18,22 @@ from pathlib import Path
 
 
 def clarvis_lsp() -> str:
-    """The path of the ``clarvis-lsp`` script of this interpreter's environment (``pip install .`` made it)."""
+    """The path of the ``clarvis-lsp`` script of this interpreter's environment (``pip install .`` made it), its
+    package compiled to bytecode first (``compiled``)."""
     found = shutil.which("clarvis-lsp", path=str(Path(sys.executable).parent))
     if found is None:
         raise SystemExit(f"no clarvis-lsp beside {sys.executable}: install it there first (pip install '.[benchmark]')")
+    compiled()
     return found
+
+
+def compiled() -> None:
+    """Write the bytecode of the installed package, as ``pip install .`` does. An editable install has none until
+    the package is imported with ``PYTHONDONTWRITEBYTECODE`` unset; with it set (as on some CI hosts), every start
+    compiled the whole package again: a hover's handler imports took 300 ms instead of 155 ms."""
+    spec = importlib.util.find_spec("clarvis_lsp")
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        compileall.compile_dir(location, quiet=1)
 
 
 def find_tool(name: str) -> str | None:
