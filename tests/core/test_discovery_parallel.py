@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from registry_shape import registry_shape
 
 from clarvis_lsp.batch import processes as parallel
 from clarvis_lsp.batch.spread import SpreadScan
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillConfig,
-    SkillRegistry,
     SkillRootInput,
     discover_skills,
     resolve_config,
@@ -66,23 +66,6 @@ def _root(tree: Any, follow: bool = True) -> tuple[Path, SkillConfig]:
     return root, config
 
 
-def _shape(registry: SkillRegistry) -> dict[str, object]:
-    return {
-        "names": registry.names(),
-        "winners": [(skill.name, skill.path, skill.description, skill.resources) for skill in registry.skills()],
-        "all": [(skill.name, skill.path, skill.directory, skill.root, skill.scope) for skill in registry.all_skills()],
-        "documents": [
-            (skill.document.text, [(entry.key, entry.key_range, entry.value_range) for entry in skill.document.entries])
-            for skill in registry.all_skills()
-        ],
-        "skipped": [
-            (item.path, item.warning, item.skill, item.document.text if item.document else None)
-            for item in registry.skipped
-        ],
-        "warnings": list(registry.warnings),
-    }
-
-
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
 @pytest.mark.parametrize("follow", [True, False])
 def test_a_root_read_in_several_processes_gives_the_same_registry(discovery_tree: Any, follow: bool) -> None:
@@ -91,7 +74,7 @@ def test_a_root_read_in_several_processes_gives_the_same_registry(discovery_tree
     assert alone.warnings and alone.skipped  # the root really has problems to report
     for jobs in (2, 3):
         spread = discover_skills(config, strategy=SpreadScan(OS_READER, jobs, {}))
-        assert _shape(spread) == _shape(alone)
+        assert registry_shape(spread) == registry_shape(alone)
 
 
 def test_the_same_registry_when_the_files_can_be_read(discovery_tree: Any) -> None:
@@ -100,7 +83,7 @@ def test_the_same_registry_when_the_files_can_be_read(discovery_tree: Any) -> No
     (root / "unreadable" / "SKILL.md").chmod(0o644)
     alone = discover_skills(config)
     spread = discover_skills(config, strategy=SpreadScan(OS_READER, 2, {}))
-    assert _shape(spread) == _shape(alone)
+    assert registry_shape(spread) == registry_shape(alone)
 
 
 def test_copies_read_in_a_child_arrive_as_text_and_parse_on_first_use(discovery_tree: Any) -> None:
@@ -221,7 +204,7 @@ def test_a_registry_read_without_parsing_simple_frontmatter_is_the_same(
     assert any(isinstance(skill.parsed, UnparsedSkill) for skill in fast.all_skills())
     monkeypatch.setattr(skill_document, "SIMPLE_IDENTITY", False)
     parsed = discover_skills(config)
-    assert _shape(fast) == _shape(parsed)
+    assert registry_shape(fast, name_at=False) == registry_shape(parsed, name_at=False)
 
 
 def test_a_checked_copy_with_a_warning_travels_as_its_text(discovery_tree: Any) -> None:

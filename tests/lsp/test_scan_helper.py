@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from lsp_support import ClarvisClient, diagnostics_for, open_document, write_file
 from lsprotocol import types
+from registry_shape import registry_shape
 
 from clarvis_lsp.discovery import (
     AgentSkillsOptions,
     SkillConfig,
-    SkillRegistry,
     SkillRootInput,
     discover_skills,
     resolve_config,
@@ -77,25 +77,6 @@ def large_root(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SkillCon
     return root, config
 
 
-def _shape(registry: SkillRegistry) -> dict[str, object]:
-    return {
-        "names": registry.names(),
-        "all": [
-            (skill.name, skill.description, skill.path, skill.directory, skill.root, skill.resources, skill.name_at)
-            for skill in registry.all_skills()
-        ],
-        "documents": [
-            (skill.document.text, [(entry.key, entry.key_range, entry.value_range) for entry in skill.document.entries])
-            for skill in registry.all_skills()
-        ],
-        "skipped": [
-            (item.path, item.warning, item.skill, item.document.text if item.document else None)
-            for item in registry.skipped
-        ],
-        "warnings": list(registry.warnings),
-    }
-
-
 class _Counted:
     """What each helper sent, counted on the way in (``_Answers.arrived``)."""
 
@@ -135,7 +116,7 @@ def test_the_registry_is_the_one_the_server_reads_alone_and_the_helper_read_a_sh
     with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
     assert counted.sent
-    assert _shape(shared) == _shape(alone)
+    assert registry_shape(shared) == registry_shape(alone)
 
 
 def test_an_open_buffer_counts_in_the_helpers_share(
@@ -154,7 +135,7 @@ def test_an_open_buffer_counts_in_the_helpers_share(
     read_by_helper = [path for path in edited if path.parent.name in counted.sent]
     assert read_by_helper  # the helper read some of those directories, from their buffers
     assert all(f"renamed-{path.parent.name}" in shared.names() for path in read_by_helper)
-    assert _shape(shared) == _shape(alone)
+    assert registry_shape(shared) == registry_shape(alone)
 
 
 def test_a_helper_that_fails_leaves_the_server_to_read_it_all(
@@ -165,7 +146,7 @@ def test_a_helper_that_fails_leaves_the_server_to_read_it_all(
     monkeypatch.setattr(sys, "executable", "/bin/false")  # starts, then exits at once
     with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
-    assert _shape(shared) == _shape(alone)
+    assert registry_shape(shared) == registry_shape(alone)
 
 
 def test_a_helper_never_imports_a_clarvis_lsp_found_where_the_server_started(
@@ -187,7 +168,7 @@ def test_a_helper_never_imports_a_clarvis_lsp_found_where_the_server_started(
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
     assert not marker.exists()
     assert counted.sent  # the helper ran, this package's
-    assert _shape(shared) == _shape(alone)
+    assert registry_shape(shared) == registry_shape(alone)
 
 
 def test_a_helper_is_never_held_by_the_servers_own_chunk(
@@ -215,7 +196,7 @@ def test_a_helper_is_never_held_by_the_servers_own_chunk(
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=progress)
     assert held == [True]  # the helper claimed every chunk but the server's first
     assert len(counted.sent) > DIRECTORIES * 0.9
-    assert _shape(shared) == _shape(alone)
+    assert registry_shape(shared) == registry_shape(alone)
 
 
 def _queued_bytes(descriptor: int) -> int:
@@ -259,7 +240,7 @@ def test_a_helper_that_leaves_mid_root_leaves_the_server_the_rest(
     with HelperScan({}, follow_symlinks=True, helpers=1) as helpers:
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
     assert 0 < len(counted.sent) < DIRECTORIES // 2  # one chunk's worth
-    assert _shape(shared) == _shape(alone)
+    assert registry_shape(shared) == registry_shape(alone)
 
 
 class _Stopped(Exception):
