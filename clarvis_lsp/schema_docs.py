@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import regex
-from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from clarvis_lsp.knowledge import schemas as _schemas
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # jsonschema is imported when something is first validated: a hover or a completion walks the
+    # schemas with ``referencing`` alone, and jsonschema's import (about 40 ms) would delay the first one
+    from jsonschema import Draft202012Validator, ValidationError
     from referencing._core import Resolver
 
 SCHEMA_PACKAGE = _schemas.SCHEMA_PACKAGE
@@ -125,18 +126,25 @@ def _ecmascript_pattern(
 ) -> Iterator[ValidationError]:
     """``pattern`` as ECMAScript with the ``u`` flag reads it (what VS Code and Clarvis do): ``\\p{L}`` is a letter
     of any script. jsonschema's own ``pattern`` uses Python's ``re``, which has no Unicode property classes."""
+    from jsonschema import ValidationError
+
     if validator.is_type(instance, "string") and not _schemas.ecmascript_search(pattern, instance, _regex_search):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_ClarvisValidator = validators.extend(  # type: ignore[no-untyped-call]  # jsonschema leaves extend untyped
-    Draft202012Validator, validators={"pattern": _ecmascript_pattern}
-)
+@functools.cache
+def _clarvis_validator() -> Any:
+    """Draft 2020-12 with ``pattern`` read as ECMAScript (``_ecmascript_pattern``)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(  # type: ignore[no-untyped-call]  # jsonschema leaves extend untyped
+        Draft202012Validator, validators={"pattern": _ecmascript_pattern}
+    )
 
 
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
-    validator: Draft202012Validator = _ClarvisValidator(load_schema(name), registry=registry())
+    validator: Draft202012Validator = _clarvis_validator()(load_schema(name), registry=registry())
     return validator
 
 
@@ -182,6 +190,8 @@ def _holds(condition: Any, instance: Any) -> bool | None:
     try:
         checker = _CONDITION_VALIDATORS.get(id(condition))
         if checker is None:
+            from jsonschema import Draft202012Validator
+
             checker = _CONDITION_VALIDATORS[id(condition)] = Draft202012Validator(condition, registry=registry())
         return bool(checker.is_valid(instance))
     except Exception:  # an unresolvable $ref or a bad pattern: treat as undecidable, never raise

@@ -236,3 +236,17 @@ def test_comments_details_and_definition_blocks_need_no_markdown_parser(workspac
     broken = [d["message"] for d in report["diagnostics"] if d["code"] == "skill/broken-link"]
     named = {target for target in ("gone", "hidden", "nowhere", "one", "two") for m in broken if f'"{target}.md"' in m}
     assert named == {"nowhere", "one"}  # an unused definition is not checked
+
+
+def test_the_hover_and_completion_handlers_load_no_schema_validator() -> None:
+    """A hover or a completion sent right after ``didOpen`` waits for its handler's module: the schemas are walked
+    with ``referencing`` alone, and jsonschema is imported only when a document is first validated."""
+    code = (
+        "import sys\n"
+        "import clarvis_lsp.server.features.hover, clarvis_lsp.server.features.completion\n"
+        "print('jsonschema' in sys.modules)\n"
+        "from clarvis_lsp import schema_docs\n"
+        "print(schema_docs.validator('settings').is_valid({'enabledPlugins': 3}), 'jsonschema' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert result.stdout.split("\n")[:2] == ["False", "False True"]
