@@ -244,8 +244,9 @@ async def initialize_answered(workspace: Path, home: Path) -> tuple[float, float
     answer, and the server's CPU seconds by then (which a busy machine stretches less than the wall time); the
     server is shut down cleanly afterwards, outside the measure."""
     bench = Bench()
+    command = clarvis_lsp()
     started = time.perf_counter()
-    await bench.client.start_io(clarvis_lsp(), "--stdio", env=server_env(home))
+    await bench.client.start_io(command, "--stdio", env=server_env(home))
     await bench.client.initialize_async(initialize_params(workspace))
     elapsed = time.perf_counter() - started
     cpu = cpu_seconds(server_pid(bench))

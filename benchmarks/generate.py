@@ -446,8 +446,8 @@ def generate(
     need the small 44-line files (tests) get them by default here.
 
     The files are written back to the disk before it returns (``os.sync``): a measure that starts right after would
-    otherwise read while the kernel writes a fresh corpus out (at 50,000 realistic skills, 1.4 GB; the server's
-    first scan took 6.7-9.6 s then and 3.0-4.0 s on the settled files), which no editor opening a workspace sees."""
+    otherwise read while the kernel writes a fresh corpus out (at 50,000 realistic skills, 1.4 GB), which no editor
+    opening a workspace sees."""
     if out.exists():
         shutil.rmtree(out)
     (out / "home").mkdir(parents=True)
