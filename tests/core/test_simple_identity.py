@@ -29,6 +29,9 @@ VALUES = (
     "Use it # not the description",  # a comment
     "C# and a:b and 50% of (this)",
     "ends with a colon:",
+    "ratio 1:2 and a::b and x:y:z",  # colons followed by no space, one after another
+    "two  spaces  and a# and #start",  # spaces in a row, a hash after no space
+    "a :b",
     "trailing space ",
     "true",
     "False",
