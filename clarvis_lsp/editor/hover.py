@@ -41,7 +41,15 @@ from clarvis_lsp.rules.base import closest
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe
 from clarvis_lsp.workspace.discovered import Discovered
 
-__all__ = ["HoverInfo", "event_markdown", "hover", "key_markdown", "plugin_entry_markdown", "skill_copies_markdown"]
+__all__ = [
+    "HoverInfo",
+    "event_markdown",
+    "hover",
+    "key_markdown",
+    "plugin_entry_markdown",
+    "reads_discovery",
+    "skill_copies_markdown",
+]
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,23 @@ def hover(
     if kind is FileKind.SKILL:
         return _skill_hover(lines, position, discovered, path)
     return _json_hover(parsed_json(text), kind, lines.offset(position), discovered, path, overlay)
+
+
+DISCOVERED_SKILL_VALUES = frozenset({"name", "agent"})
+"""The SKILL.md fields whose value's hover is what discovery found (the copies of the name, the agent's file)."""
+
+
+def reads_discovery(kind: FileKind | None, lines: LineIndex, position: Position) -> bool:
+    """Whether the hover at ``position`` may read discovery, so a request waits a moment for the first scan before
+    it answers. In a SKILL.md only the ``name`` and ``agent`` values do: a key, and any other value, is answered
+    from the schema, at once, even while the workspace is being read. In a JSON file any position may (a
+    reference, and the effective state of the hook or server there)."""
+    if kind is not FileKind.SKILL:
+        return kind in SCHEMA_FOR_KIND
+    current = frontmatter_line(lines, position.line)
+    if current is None or not current.key or position.character <= current.key_end:
+        return False
+    return current.key in DISCOVERED_SKILL_VALUES
 
 
 # ------------------------------------------------------------------------------------------------ markdown

@@ -211,3 +211,47 @@ def test_value_hover_without_a_special_meaning_documents_its_key() -> None:
 def test_never_raises(marked: str) -> None:
     for kind in (FileKind.SETTINGS, FileKind.PLUGIN, FileKind.HOOKS, FileKind.MARKETPLACE, FileKind.SKILL):
         at(kind, marked)
+
+
+# ------------------------------------------------------------------------------------- what waits for discovery
+
+
+def test_a_skill_hover_that_does_not_read_discovery_is_the_same_without_it(workspace: tuple[Path, Discovered]) -> None:
+    """A hover sent while the first scan runs waits for it only where ``reads_discovery`` says the answer may
+    read it. At every position of a SKILL.md (keys, the values of every kind, the body, past a line's end), where
+    it says no, the hover without discovery is the one with it; where it says yes, discovery does change it."""
+    from clarvis_lsp.editor.hover import reads_discovery
+    from clarvis_lsp.findings import Position
+
+    ws, discovered = workspace
+    path = ws / ".clarvis/skills/review/SKILL.md"
+    text = (
+        "---\nname: review\ndescription: Workspace copy.\nagent: critic\nallowed-tools: [Read]\n"
+        "metadata:\n  author: me\nuser-invocable: false\nunknown-field: 1\n---\n# Body\nname: not a key\n"
+    )
+    lines = LineIndex(text)
+    waited, changed = set(), set()
+    for line, content in enumerate(text.split("\n")):
+        for column in range(len(content) + 2):
+            position = Position(line, column)
+            alone = hover(text, FileKind.SKILL, position, None, path=path, lines=lines)
+            known = hover(text, FileKind.SKILL, position, discovered, path=path, lines=lines)
+            if reads_discovery(FileKind.SKILL, lines, position):
+                waited.add(content.partition(":")[0])
+            else:
+                assert alone == known, (position, content)
+            if alone != known:
+                changed.add(content.partition(":")[0])
+    assert waited == changed == {"name", "agent"}
+
+
+def test_every_json_hover_may_read_discovery() -> None:
+    """A JSON file's references and the effective state of a hook or server under the cursor come from discovery,
+    wherever the cursor is; a file the server does not check waits for nothing."""
+    from clarvis_lsp.editor.hover import reads_discovery
+    from clarvis_lsp.findings import Position
+
+    lines = LineIndex('{"enabledPlugins": ["lint"]}')
+    for kind in (FileKind.SETTINGS, FileKind.PLUGIN, FileKind.MARKETPLACE):
+        assert reads_discovery(kind, lines, Position(0, 3))
+    assert not reads_discovery(None, lines, Position(0, 3))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from clarvis_lsp.editor.hover import hover as assist_hover
+from clarvis_lsp.editor.hover import reads_discovery
 from clarvis_lsp.server.app import ClarvisServer
 from clarvis_lsp.server.convert import to_client_range
 from clarvis_lsp.server.features.completion import SCAN_PATIENCE
@@ -18,11 +19,18 @@ from clarvis_lsp.server.features.effective import hover_markdown
 
 async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover | None:
     # Keys and their documentation need no discovery; values such as plugin or agent names do. While the
-    # first scan runs, wait a moment for it, then answer with what is known rather than keep the editor waiting.
-    snapshot = await server.session.scanned_snapshot(params.text_document.uri, at_most=SCAN_PATIENCE)
+    # first scan runs, a hover that may read discovery waits a moment for it, then answers with what is known
+    # rather than keep the editor waiting; one that does not (a SKILL.md key) answers at once.
+    uri = params.text_document.uri
+    snapshot = server.session.snapshot(uri)
     if snapshot is None or snapshot.kind is None:
         return None
     position = snapshot.position(params.position, server.encoding)
+    if reads_discovery(snapshot.kind, snapshot.lines, position):
+        snapshot = await server.session.scanned_snapshot(uri, at_most=SCAN_PATIENCE)
+        if snapshot is None or snapshot.kind is None:
+            return None
+        position = snapshot.position(params.position, server.encoding)
     info = assist_hover(
         snapshot.text,
         snapshot.kind,
