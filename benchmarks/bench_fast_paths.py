@@ -48,7 +48,7 @@ THRESHOLD = 5.0
 """Percent of a check's CPU time a fast path must buy at one of the sizes to be kept (issue 22)."""
 
 SWITCHES: dict[str, tuple[str, str]] = {
-    "frontmatter-identity": ("clarvis_lsp.documents.skill", "SIMPLE_IDENTITY"),
+    "frontmatter-identity": ("clarvis_lsp.documents.skill_identity", "SIMPLE_IDENTITY"),
     "skill-split": ("clarvis_lsp.documents.skill", "SPLIT_FAST_PATH"),
     "body-links": ("clarvis_lsp.rules.skill_links", "FAST_PATH"),
     "link-lookup-first": ("clarvis_lsp.rules.skill_links", "LOOKUP_FIRST_FAST_PATH"),

@@ -19,7 +19,8 @@ from clarvis_lsp.discovery.io import DirectoryReader
 from clarvis_lsp.discovery.scan import read_again, skill_info
 from clarvis_lsp.discovery.skill_config import SkillRoot
 from clarvis_lsp.discovery.skills import DirScan
-from clarvis_lsp.documents.skill import NamePlace, SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.skill_identity import NamePlace
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 
 SentSkill = tuple[str, str, "str | bytes | None", tuple[str, ...], "NamePlace | None"]

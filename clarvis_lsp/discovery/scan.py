@@ -36,7 +36,8 @@ from clarvis_lsp.discovery.layered import LayeredMap
 from clarvis_lsp.discovery.resources import collect_resources
 from clarvis_lsp.discovery.skill_config import SkillConfig, SkillRoot
 from clarvis_lsp.discovery.skills import RESOURCE_DIRS, DirScan, DiscoveryWarning, SkillInfo, SkippedSkill, WarningKind
-from clarvis_lsp.documents.skill import NamePlace, SkillDocument, UnparsedSkill, parse_skill, simple_identity_at
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill, parse_skill
+from clarvis_lsp.documents.skill_identity import NamePlace, simple_identity_at
 from clarvis_lsp.documents.text import decode, strip_bom
 from clarvis_lsp.knowledge.layout import SKILL_FILE
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from clarvis_lsp.discovery.skill_config import SkillRoot, SkillScope
-from clarvis_lsp.documents.skill import NamePlace, SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.skill import SkillDocument, UnparsedSkill
+from clarvis_lsp.documents.skill_identity import NamePlace
 
 WarningKind = Literal["duplicate", "malformed", "symlink-ignored", "unreadable"]
 

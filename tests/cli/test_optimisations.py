@@ -29,7 +29,7 @@ from clarvis_lsp.batch.listings import Listings
 from clarvis_lsp.batch.run import CheckRequest, check_paths
 from clarvis_lsp.discovery import fs, scan
 from clarvis_lsp.documents import skill as skill_document
-from clarvis_lsp.documents import text
+from clarvis_lsp.documents import skill_identity, text
 from clarvis_lsp.memory import paused_collector
 from clarvis_lsp.rules import skill_links
 
@@ -135,7 +135,7 @@ SWITCHES = {
     "collector paused": _collector_running,
     "line index on first use": _eager_line_index,
     "checked where discovery reads it": _checked_after_discovery,
-    "simple frontmatter read without a parse": _flag_off(skill_document, "SIMPLE_IDENTITY"),
+    "simple frontmatter read without a parse": _flag_off(skill_identity, "SIMPLE_IDENTITY"),
 }
 
 

@@ -34,7 +34,7 @@ from clarvis_lsp.discovery.io import OS_READER
 from clarvis_lsp.discovery.portable import portable
 from clarvis_lsp.discovery.scan import read_again
 from clarvis_lsp.discovery.skills import DirScan
-from clarvis_lsp.documents import skill as skill_document
+from clarvis_lsp.documents import skill_identity
 from clarvis_lsp.documents.skill import UnparsedSkill
 from clarvis_lsp.documents.text import decode
 
@@ -202,7 +202,7 @@ def test_a_registry_read_without_parsing_simple_frontmatter_is_the_same(
     (root / "unreadable" / "SKILL.md").chmod(0o644)
     fast = discover_skills(config)
     assert any(isinstance(skill.parsed, UnparsedSkill) for skill in fast.all_skills())
-    monkeypatch.setattr(skill_document, "SIMPLE_IDENTITY", False)
+    monkeypatch.setattr(skill_identity, "SIMPLE_IDENTITY", False)
     parsed = discover_skills(config)
     assert registry_shape(fast, name_at=False) == registry_shape(parsed, name_at=False)
 

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clarvis_lsp.discovery.scan import malformed_reason
-from clarvis_lsp.documents.skill import parse_skill, simple_identity, simple_identity_at
+from clarvis_lsp.documents.skill import parse_skill
+from clarvis_lsp.documents.skill_identity import simple_identity, simple_identity_at
 from clarvis_lsp.findings import Range
 
 PATH = Path("/skills/example/SKILL.md")

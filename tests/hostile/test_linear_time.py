@@ -23,6 +23,7 @@ from linear_time import assert_linear
 from clarvis_lsp import schema_docs
 from clarvis_lsp.discovery.walk import GitIgnoreMatcher
 from clarvis_lsp.documents import skill as skill_document
+from clarvis_lsp.documents import skill_identity
 from clarvis_lsp.documents.json_parser import parse_json
 from clarvis_lsp.editor.symbols import without_closing_sequence
 from clarvis_lsp.findings import Range
@@ -86,7 +87,7 @@ CASES: dict[str, tuple[Callable[[Any], object], Callable[[int], Any], int]] = {
     "json-unterminated-backslashes": (parse_json, lambda n: '["' + "\\" * n, 500),
     "json-unterminated-comment": (parse_json, lambda n: '{"a" /*' + "*" * n, 500),
     "frontmatter-simple-block": (
-        lambda block: skill_document._simple_block().fullmatch(block),
+        lambda block: skill_identity._simple_block().fullmatch(block),
         lambda n: "name: " + "a " * n + "\n",
         500,
     ),
