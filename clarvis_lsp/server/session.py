@@ -658,10 +658,11 @@ class Session:
                     f"clarvis-lsp: the first scan of {engine.directory} failed:\n{traceback.format_exc()}"
                 )
         else:
-            engine.adopt(detached)
-            workspace = self.workspaces.get(engine.directory)
-            if workspace is not None and workspace.engine is engine:
-                self._client.scan_ended(workspace)
+            if self._superseded(engine):  # replaced after its last report: what it read is not this workspace's
+                superseded = True
+            else:
+                engine.adopt(detached)
+                self._client.scan_ended(self.workspaces[engine.directory])
         finally:
             self.scans.pop(engine, None)
             self._scan_left.pop(engine, None)

@@ -115,14 +115,28 @@ async def test_unchanged_settings_do_not_start_a_second_scan(client: ClarvisClie
 async def test_a_scan_the_settings_made_obsolete_stops(client: ClarvisClient, workspace: Path) -> None:
     """Settings that do change arrive while the first scan runs: that scan stops (its progress ends saying why)
     instead of running to its end beside the new one, and the file still gets its cross-file finding from the
-    scan under the new settings."""
+    scan under the new settings.
+
+    Deterministic, whatever the machine's speed: the client holds its answers to ``window/workDoneProgress/create``
+    until the scan under the new settings has asked for its own token, so the first scan cannot end before the
+    settings replaced it (a scan whose reading ended first is stopped all the same: what it read is obsolete)."""
     loser = workspace / ".agents/skills/skill-00000/SKILL.md"
-    open_document(client, loser)
-    changed = {"includeUser": False, "rules": {"skill/name-directory-mismatch": "off"}}
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"clarvis": changed}))
-    assert await shown_codes(client, loser) == ["discovery/shadowed"]
     window = client.capabilities.window if client.capabilities else None
-    if window is None or not window.work_done_progress:
+    shows_progress = window is not None and bool(window.work_done_progress)
+    gate = client.progress_gate = asyncio.Event() if shows_progress else None
+    changed = {"includeUser": False, "rules": {"skill/name-directory-mismatch": "off"}}
+    asked_before = client.progress_requests
+    try:
+        open_document(client, loser)
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"clarvis": changed}))
+        if shows_progress:
+            await client.wait_for(lambda: client.progress_requests == asked_before + 2)  # the second scan began
+    finally:
+        client.progress_gate = None
+        if gate is not None:
+            gate.set()
+    assert await shown_codes(client, loser) == ["discovery/shadowed"]
+    if not shows_progress:
         pytest.skip("the client shows no work-done progress")
 
     def ends() -> list[str]:
