@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import CORPORA, ONE_ROOT, RESOURCE_DIRECTORIES, ROOTS, generate
+from generate import CORPORA, ONE_ROOT, RESOURCE_DIRECTORIES, ROOTS, generate, read_through
 from installed import clarvis_lsp, find_tool
 
 WORK = Path(__file__).parent / ".work"
@@ -249,6 +249,7 @@ def main() -> None:
         workspace, home = generate(
             WORK / f"{args.corpus}-{args.layout}-{count}", count, layout=args.layout, corpus=args.corpus
         )
+        read_through(workspace, home)  # every tool reads the files from the page cache, as after a checkout
         roots = [ONE_ROOT] if args.layout == "one-root" else list(ROOTS)
         directories = sorted(path.parent for root in roots for path in (workspace.parent / root).glob("*/SKILL.md"))
         for repetition in range(args.repeat):

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import statistics
@@ -54,7 +53,7 @@ from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_check import CALIBRATION, measured
-from generate import CORPORA, generate
+from generate import CORPORA, generate, read_through
 from installed import clarvis_lsp
 
 WORK = Path(__file__).parent / ".work"
@@ -217,18 +216,6 @@ async def start_server(workspace: Path, home: Path) -> Bench:
     bench.scan_end = asyncio.get_running_loop().create_future()
     client.initialized(types.InitializedParams())
     return bench
-
-
-def read_through(*trees: Path) -> None:
-    """Read every file under ``trees`` once, so the measure that follows reads them from the page cache, as an
-    editor opening a workspace its user works in does. This host drops its page cache now and then: the same
-    server scanned the same 50,000 skills in 53 s from the disk and in 5.4 s a minute later."""
-    for tree in trees:
-        for directory, _dirs, files in os.walk(tree):
-            for name in files:
-                with contextlib.suppress(OSError), open(os.path.join(directory, name), "rb") as file:
-                    while file.read(1 << 20):
-                        pass
 
 
 def cpu_seconds(pid: int, *, children: bool = False) -> float:

@@ -23,6 +23,7 @@ resolve. The layout is ``<out>/ws`` (the workspace) and ``<out>/home`` (the pers
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import random
@@ -468,6 +469,19 @@ def generate(
     if hasattr(os, "sync"):
         os.sync()
     return out / "ws", out / "home"
+
+
+def read_through(*trees: Path) -> None:
+    """Read every file under ``trees`` once, so the measure that follows reads them from the page cache, as an
+    editor opening a workspace its user works in does, or a check run on files just checked out. This host drops
+    its page cache now and then: the same server scanned the same 50,000 skills in 53 s from the disk and in 5.4 s
+    a minute later, and ``--check`` of 100,000 skills took 2-4 % more CPU right after the corpus was written."""
+    for tree in trees:
+        for directory, _dirs, files in os.walk(tree):
+            for name in files:
+                with contextlib.suppress(OSError), open(os.path.join(directory, name), "rb") as file:
+                    while file.read(1 << 20):
+                        pass
 
 
 def main() -> None:
