@@ -42,7 +42,10 @@ def serve(kind: str = "stdio", *, host: str = "127.0.0.1", port: int = 0, pipe: 
     """Serve LSP until the client exits: over stdio (default), over a socket or named pipe the client listens on
     (``socket``/``pipe``, ``--socket=PORT``, ``--pipe=NAME``: the server connects, then speaks stdio's framing over
     it), or listening on TCP or WebSocket (``tcp``/``ws``, ``--tcp``, ``--ws``)."""
-    server = create_server()
+    from clarvis_lsp.memory import started_up
+
+    with started_up():
+        server = create_server()
     if kind == "tcp":
         server.start_tcp(host, port)
     elif kind == "ws":

@@ -64,7 +64,8 @@ SERVER_STATE = "clarvis/test/serverState"
 
 
 def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
-    """What a long-lived server must not accumulate: objects frozen out of the collector's reach (``gcFrozen``),
+    """What a long-lived server must not accumulate: objects frozen out of the collector's reach (``gcFrozen``;
+    ``gcEnabled``: whether the collector runs at all),
     the state of first scans that have ended (``scans`` are keyed by live engines, ``scanWaiting`` and
     ``scanFailed`` count the workspaces with some); how many documents are open (``openDocuments``, in pygls's
     workspace) and how many of them are the buffers the engines read (``buffers``).
@@ -79,6 +80,7 @@ def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
         documents = {}
     state: dict[str, object] = {
         "gcFrozen": gc.get_freeze_count(),
+        "gcEnabled": gc.isenabled(),
         "scans": len(session.scans),
         "scanWaiting": sum(1 for workspace in session.workspaces.values() if workspace.scan_waiting),
         "scanFailed": sum(1 for workspace in session.workspaces.values() if workspace.scan_failed),
