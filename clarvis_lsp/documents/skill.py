@@ -79,8 +79,10 @@ assert (Yaml12Loader.DEFAULT_SCALAR_TAG, Yaml12Loader.DEFAULT_SEQUENCE_TAG, Yaml
 )
 _Loader: type[Any] = Yaml12Loader
 
-_FENCE = re.compile(r"---[ \t]*\Z")
-_CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
+FENCE = re.compile(r"---[ \t]*\Z")
+"""A frontmatter fence line, opening or closing, as it is written (trailing blanks allowed)."""
+CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
+"""The closing fence after a line break, found in the text after the opening one (``\n`` line breaks only)."""
 # Blanks, an optional colon, blanks: written so that one run of blanks can be matched one way only (two adjacent
 # ``[ \t]*`` split a long run of blanks every possible way, quadratic in a line of blanks).
 _ALIAS = re.compile(r"[ \t]*(?::[ \t]*)?(\*[^\s,\[\]{}]+)")
@@ -278,11 +280,11 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
     document = SkillDocument(path=path, text=text, lines=lines)
     if SPLIT_FAST_PATH and "\r" not in text and "\x85" not in text:  # "\n" line ends: no line index needed
         first_end = text.find("\n")
-        if not _FENCE.match(text if first_end == -1 else text[:first_end]):
+        if not FENCE.match(text if first_end == -1 else text[:first_end]):
             document._body_offset = 0
             return document
         document.has_frontmatter = True
-        closing = _CLOSING_FENCE.search(text, first_end) if first_end != -1 else None
+        closing = CLOSING_FENCE.search(text, first_end) if first_end != -1 else None
         if closing is None:
             return document
         fence_start = closing.start() + 1
@@ -296,11 +298,11 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
             document, text[first_end + 1 : fence_start], first_line=1, lines=LineIndex(text[:fence_start])
         )
         return document
-    if not _FENCE.match(lines.line_text(0)):
+    if not FENCE.match(lines.line_text(0)):
         return document
     document.has_frontmatter = True
     for line in range(1, lines.line_count):  # CR or U+0085 line ends: the line index splits as the editor does
-        if _FENCE.match(lines.line_text(line)):
+        if FENCE.match(lines.line_text(line)):
             document.close_line = line
             document.frontmatter_closed = True
             break

@@ -13,7 +13,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from clarvis_lsp.documents.skill import _CLOSING_FENCE, _FENCE
+from clarvis_lsp.documents.skill import CLOSING_FENCE, FENCE
 
 # What a YAML scalar may not hold as it is, as the complement of a character class: control characters, a line
 # break for any YAML version (U+0085, U+2028, U+2029), a byte-order mark, a surrogate, a non-character, anything
@@ -52,12 +52,8 @@ def _simple_block() -> re.Pattern[str]:
 # A line of a block scalar (``>-``, ``>``, ``|-``, ``|``) that reads as it is: indented by exactly the two spaces of
 # the first line (no more-indented line, which folding keeps apart), no trailing space, nothing a scalar may not hold.
 _BLOCK_LINE = "[^ " + _NOT_TEXT + "](?:[^" + _NOT_TEXT + "]*[^ " + _NOT_TEXT + "])?"
-_BLOCK_FIELD = {
-    key: re.compile(rf"^{key}: ([>|]-?)\n((?:  [^\n]*\n)+)", re.MULTILINE) for key in ("name", "description")
-}
-
-
 _SIMPLE_KEYS = ("name", "description")
+_BLOCK_FIELD = {key: re.compile(rf"^{key}: ([>|]-?)\n((?:  [^\n]*\n)+)", re.MULTILINE) for key in _SIMPLE_KEYS}
 
 
 def _only_key_line(text: str, key: str, block_break: int, block_end: int) -> tuple[int, str] | None:
@@ -123,9 +119,9 @@ def simple_identity_at(text: str) -> SimpleIdentity | None:
     if not SIMPLE_IDENTITY or "\r" in text or "\x85" in text:
         return None
     first_end = text.find("\n")
-    if first_end == -1 or not _FENCE.match(text[:first_end]):
+    if first_end == -1 or not FENCE.match(text[:first_end]):
         return None
-    closing = _CLOSING_FENCE.search(text, first_end)
+    closing = CLOSING_FENCE.search(text, first_end)
     if closing is None:
         return None
     block = text[first_end + 1 : closing.start() + 1]

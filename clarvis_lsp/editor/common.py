@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
+from clarvis_lsp.documents.skill import FENCE
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe, property_names
@@ -41,7 +42,6 @@ _HOOK_ARRAYS: dict[FileKind, tuple[tuple[str, ...], ...]] = {
     FileKind.HOOKS: (("hooks",), ()),
 }
 
-_FENCE = re.compile(r"---[ \t]*\Z")
 _KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _COLON = re.compile(r"[ \t]*:(?=[ \t]|\Z)")
 _COMMENT = re.compile(r"[ \t]#")
@@ -111,10 +111,10 @@ def properties_at(kind: FileKind, path: Sequence[PathKey], data: object) -> list
 
 def frontmatter_lines(lines: LineIndex) -> range | None:
     """The lines inside the frontmatter (after the opening ``---``, before the closing one or to the end)."""
-    if not _FENCE.match(lines.line_text(0)):
+    if not FENCE.match(lines.line_text(0)):
         return None
     for line in range(1, lines.line_count):
-        if _FENCE.match(lines.line_text(line)):
+        if FENCE.match(lines.line_text(line)):
             return range(1, line)
     return range(1, lines.line_count)
 
