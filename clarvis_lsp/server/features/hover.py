@@ -23,12 +23,13 @@ async def hover(server: ClarvisServer, params: types.HoverParams) -> types.Hover
     # rather than keep the editor waiting; one that does not (a SKILL.md key) answers at once.
     uri = params.text_document.uri
     snapshot = server.session.snapshot(uri)
-    asked = snapshot.position(params.position, server.encoding) if snapshot is not None else None
-    if snapshot is not None and asked is not None and reads_discovery(snapshot.kind, snapshot.lines, asked):
+    if snapshot is not None and reads_discovery(
+        snapshot.kind, snapshot.lines, snapshot.position(params.position, server.encoding)
+    ):
         snapshot = await server.session.scanned_snapshot(uri, at_most=SCAN_PATIENCE)
     if snapshot is None or snapshot.kind is None:
         return None
-    position = snapshot.position(params.position, server.encoding)
+    position = snapshot.position(params.position, server.encoding)  # in the snapshot answered from
     info = assist_hover(
         snapshot.text,
         snapshot.kind,
