@@ -65,10 +65,10 @@ SERVER_STATE = "clarvis/test/serverState"
 
 def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
     """What a long-lived server must not accumulate: objects frozen out of the collector's reach (``gcFrozen``;
-    ``gcEnabled``: whether the collector runs at all),
-    the state of first scans that have ended (``scans`` are keyed by live engines, ``scanWaiting`` and
-    ``scanFailed`` count the workspaces with some); how many documents are open (``openDocuments``, in pygls's
-    workspace) and how many of them are the buffers the engines read (``buffers``).
+    ``gcEnabled``: whether the collector runs at all), the state of first scans that have ended (``scans`` are
+    keyed by live engines, ``scanWaiting`` and ``scanFailed`` count the workspaces with some); how many documents
+    are open (``openDocuments``, in pygls's workspace) and how many of them are the buffers the engines read
+    (``buffers``).
 
     With ``{"uri"}``, that document as the server holds it: ``version``, ``text`` (what the features read, the
     session's buffer, or None when the document is not one), and ``copies``: how many distinct text objects the
