@@ -28,7 +28,8 @@ request never mixes the discovery from before an edit with the discovery after i
 
 **First scans** run in a worker thread; the running ones are keyed by the engine object, weakly: an engine that
 was replaced or dropped takes its entry with it. Only the process's first scan is ``gc.freeze``-d, and the next
-scan unfreezes it (``memory.kept_scan``): no configuration change's objects become permanent.
+scan unfreezes it (``memory.kept_scan``): no configuration change's objects become permanent. A large first scan
+shares its roots with helper processes, started when the client is ready if they will be (``start_scan_helpers``).
 
 The session speaks to the client only through ``SessionClient`` (the server implements it).
 """
@@ -66,6 +67,7 @@ from clarvis_lsp.server.convert import from_client_position
 if TYPE_CHECKING:  # discovery, the engine and the rules are imported when first used: ``initialize`` needs none
     from clarvis_lsp.knowledge.files import FileKind
     from clarvis_lsp.output.paths import PathDisplay
+    from clarvis_lsp.server.helper_processes import StartedHelpers
     from clarvis_lsp.workspace.engine import WorkspaceEngine
     from clarvis_lsp.workspace.live import Workspace as WorkspaceState
     from clarvis_lsp.workspace.view import WorkspaceView
@@ -251,6 +253,7 @@ class Session:
         self._pending_config: dict[Path, dict[Path, list[Diagnostic]]] = {}
         self._lines: dict[Path, tuple[object, LineIndex]] = {}  # lines_of's last answers, oldest first
         self._path_displays: dict[tuple[Path, Path], PathDisplay] = {}
+        self.helpers_ahead: StartedHelpers | None = None  # started by ``start_scan_helpers``, for the first scan
 
     # -- documents ------------------------------------------------------------------------------------------------
 
@@ -364,6 +367,14 @@ class Session:
         return lines
 
     # -- folders and engines --------------------------------------------------------------------------------------
+
+    def start_scan_helpers(self) -> None:
+        """Start the first scan's helpers now if a folder's skill roots are large (``start_for_folders``): the first
+        scan takes them (``_first_scan``), and stops them when it ends, whether it used them or not."""
+        from clarvis_lsp.server.helper_processes import start_for_folders
+
+        if self.helpers_ahead is None:
+            self.helpers_ahead = start_for_folders(self.folders, self.home)
 
     def folder_for(self, path: Path) -> Path:
         for folder in sorted(self.folders, key=lambda item: len(item.parts), reverse=True):
@@ -625,7 +636,10 @@ class Session:
             with kept_scan(), helpers:
                 detached.warm(progress, strategy=helpers)
 
-        helpers = HelperScan(detached.overlay, follow_symlinks=detached.config.follow_symlinks, reader=detached.reader)
+        ahead, self.helpers_ahead = self.helpers_ahead, None
+        helpers = HelperScan(
+            detached.overlay, follow_symlinks=detached.config.follow_symlinks, reader=detached.reader, ahead=ahead
+        )
         # Started here, before the worker thread runs: a helper's start overlaps the scan's own first steps. A
         # configuration that gives no roots raises again in the scan, which reports it.
         with contextlib.suppress(Exception):

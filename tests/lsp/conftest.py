@@ -71,6 +71,13 @@ def client_configuration() -> dict[str, object] | None:
     return None
 
 
+@pytest.fixture(scope="module")
+def initial_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The workspace folder the module's server is initialized with (an empty one); override in a module that
+    needs ``initialize`` to name its workspace."""
+    return tmp_path_factory.mktemp("root")
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def lsp_server(
     request: pytest.FixtureRequest,
@@ -79,14 +86,13 @@ async def lsp_server(
     server_command: list[str],
     settings: dict[str, object],
     client_configuration: dict[str, object] | None,
-    tmp_path_factory: pytest.TempPathFactory,
+    initial_folder: Path,
 ) -> AsyncIterator[ClarvisClient]:
-    """The module's server under one client's capabilities, initialized with an empty workspace folder."""
+    """The module's server under one client's capabilities, initialized with ``initial_folder``."""
     config = ClientServerConfig(server_command=server_command, client_factory=ClarvisClient)
     client = await config.start(devtools=request.config.getoption("devtools"))
     assert isinstance(client, ClarvisClient)
-    root = tmp_path_factory.mktemp("root")
-    await client.start_session(client_name, capabilities, root, settings, client_configuration)
+    await client.start_session(client_name, capabilities, initial_folder, settings, client_configuration)
     yield client
     await client.shutdown_session()
     await client.stop()  # type: ignore[no-untyped-call]

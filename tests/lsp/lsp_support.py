@@ -344,6 +344,16 @@ def write_file(root: Path, relative: str, text: str) -> Path:
     return path
 
 
+def write_numbered_skills(workspace: Path, count: int) -> None:
+    """``count`` skills ``skill-00000``… in ``workspace``'s ``.clarvis/skills``: a root large enough that the first
+    scan is long, or shared with a helper process."""
+    for index in range(count):
+        name = f"skill-{index:05d}"
+        write_file(
+            workspace, f".clarvis/skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: Skill {index}.\n---\n"
+        )
+
+
 def is_neovim(client: ClarvisClient) -> bool:
     return client.client_name == "neovim"
 

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsp_support import ClarvisClient, is_neovim, items_of, open_document, write_file
+from lsp_support import ClarvisClient, is_neovim, items_of, open_document, write_file, write_numbered_skills
 from lsprotocol import types
 
 SKILLS = 4000
@@ -17,9 +17,7 @@ SKILLS = 4000
 @pytest.fixture(scope="module")
 def big_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ws = tmp_path_factory.mktemp("big") / "ws"
-    for index in range(SKILLS):
-        name = f"skill-{index:05d}"
-        write_file(ws, f".clarvis/skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: Skill {index}.\n---\n")
+    write_numbered_skills(ws, SKILLS)
     write_file(ws, ".agents/skills/skill-00000/SKILL.md", "---\nname: skill-00000\ndescription: Shared.\n---\n")
     return ws
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_support import CLIENT_SPECS, ClarvisClient, items_of, open_document, write_file
+from lsp_support import CLIENT_SPECS, ClarvisClient, items_of, open_document, write_file, write_numbered_skills
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
@@ -23,9 +23,7 @@ LOSER = ".agents/skills/skill-00000/SKILL.md"
 @pytest.fixture(scope="module")
 def big_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ws = tmp_path_factory.mktemp("big") / "ws"
-    for index in range(SKILLS):
-        name = f"skill-{index:05d}"
-        write_file(ws, f".clarvis/skills/{name}/SKILL.md", f"---\nname: {name}\ndescription: Skill {index}.\n---\n")
+    write_numbered_skills(ws, SKILLS)
     write_file(ws, LOSER, "---\nname: skill-00000\ndescription: Shared.\n---\n")
     write_file(ws, ".agents/skills/skill-00001/SKILL.md", "---\nname: skill-00001\ndescription: Also shared.\n---\n")
     return ws

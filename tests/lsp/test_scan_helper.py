@@ -24,12 +24,13 @@ from clarvis_lsp.discovery import (
     resolve_config,
 )
 from clarvis_lsp.discovery.io import REREADING_OS_READER
-from clarvis_lsp.server import scan_helper
-from clarvis_lsp.server.scan_helper import HelperScan, helpers_wanted
+from clarvis_lsp.server import helper_processes
+from clarvis_lsp.server.helper_processes import helpers_wanted, start_helpers
+from clarvis_lsp.server.scan_helper import HelperScan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the chunk queue is a file descriptor")
 
-DIRECTORIES = scan_helper.MIN_DIRECTORIES + 200
+DIRECTORIES = helper_processes.MIN_DIRECTORIES + 200
 
 
 def _skill(root: Path, directory: str, text: str | bytes) -> Path:
@@ -78,19 +79,19 @@ def large_root(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SkillCon
 
 
 class _Counted:
-    """What each helper sent, counted on the way in (``_Answers.arrived``)."""
+    """What each helper sent, counted on the way in (``Answers.arrived``)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sent: set[str] = set()
-        arrived = scan_helper._Answers.arrived
+        arrived = helper_processes.Answers.arrived
 
-        def counted(answers: scan_helper._Answers, *, wait: bool) -> Any:
+        def counted(answers: helper_processes.Answers, *, wait: bool) -> Any:
             found = arrived(answers, wait=wait)
             for chunk in found:
                 self.sent.update(chunk)
             return found
 
-        monkeypatch.setattr(scan_helper._Answers, "arrived", counted)
+        monkeypatch.setattr(helper_processes.Answers, "arrived", counted)
 
 
 def _slow_start() -> Any:
@@ -117,6 +118,24 @@ def test_the_registry_is_the_one_the_server_reads_alone_and_the_helper_read_a_sh
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
     assert counted.sent
     assert registry_shape(shared) == registry_shape(alone)
+
+
+def test_helpers_started_ahead_read_the_share_of_helpers_started_by_the_scan(
+    large_root: tuple[Path, SkillConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server starts its helpers when the client is ready (``start_helpers``): a scan given them starts none
+    of its own (``helpers=0``) and shares the root with them, and stops them at its end."""
+    _root, config = large_root
+    alone = discover_skills(config, reader=REREADING_OS_READER)
+    ahead = start_helpers(1)
+    assert ahead is not None
+    started = list(ahead.helpers)
+    counted = _Counted(monkeypatch)
+    with HelperScan({}, follow_symlinks=True, helpers=0, ahead=ahead) as helpers:
+        shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=_slow_start())
+    assert counted.sent
+    assert registry_shape(shared) == registry_shape(alone)
+    assert [helper.returncode for helper in started] == [0]  # stopped with the scan
 
 
 def test_an_open_buffer_counts_in_the_helpers_share(
@@ -186,11 +205,11 @@ def test_a_helper_is_never_held_by_the_servers_own_chunk(
     def progress(_root_index: int, _done: int, _total: int) -> None:
         if held:
             return
-        assert helpers._queue is not None
+        assert helpers.queue is not None
         deadline = time.monotonic() + 20
-        while _queued_bytes(helpers._queue[0]) > 4 and time.monotonic() < deadline:  # 4: the server's end mark
+        while _queued_bytes(helpers.queue[0]) > 4 and time.monotonic() < deadline:  # 4: the server's end mark
             time.sleep(0.01)
-        held.append(_queued_bytes(helpers._queue[0]) <= 4)
+        held.append(_queued_bytes(helpers.queue[0]) <= 4)
 
     with helpers:
         shared = discover_skills(config, reader=REREADING_OS_READER, strategy=helpers, progress=progress)
@@ -293,11 +312,11 @@ def test_a_small_root_starts_no_helper(tmp_path: Path, monkeypatch: pytest.Monke
 )
 def test_the_environment_sets_how_many_helpers(value: str, wanted: int | None) -> None:
     default = helpers_wanted({})
-    assert 0 <= default <= scan_helper.MAX_HELPERS
-    assert helpers_wanted({scan_helper.HELPERS_VARIABLE: value}) == (default if wanted is None else wanted)
+    assert 0 <= default <= helper_processes.MAX_HELPERS
+    assert helpers_wanted({helper_processes.HELPERS_VARIABLE: value}) == (default if wanted is None else wanted)
 
 
-SERVED = scan_helper.MIN_DIRECTORIES + 200
+SERVED = helper_processes.MIN_DIRECTORIES + 200
 
 
 @pytest.fixture(scope="module")

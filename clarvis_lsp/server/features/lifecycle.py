@@ -1,7 +1,8 @@
 """Start-up: ``initialize`` reads the workspace folders, the client's settings and whether it pulls diagnostics;
-``initialized`` registers the file watchers and pulls the ``clarvis`` configuration section, and starts importing
-the other handlers' modules in the background (``methods.import_handlers``): the client has its answer to
-``initialize`` by then, and the first document it opens finds the engine loaded.
+``initialized`` registers the file watchers and pulls the ``clarvis`` configuration section, starts the first
+scan's helper processes when a folder's skill roots are large (``Session.start_scan_helpers``), and starts
+importing the other handlers' modules in the background (``methods.import_handlers``): the client has its answer
+to ``initialize`` by then, and the first document it opens finds the engine loaded and the helpers ready.
 
 A client that refuses the registration or the configuration request still gets every other feature.
 """
@@ -30,6 +31,7 @@ def initialize(server: ClarvisServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(server: ClarvisServer, params: types.InitializedParams) -> None:
+    server.session.start_scan_helpers()
     import_handlers()
     try:
         await _register_and_configure(server)

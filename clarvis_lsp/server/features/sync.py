@@ -66,9 +66,9 @@ SERVER_STATE = "clarvis/test/serverState"
 def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
     """What a long-lived server must not accumulate: objects frozen out of the collector's reach (``gcFrozen``;
     ``gcEnabled``: whether the collector runs at all), the state of first scans that have ended (``scans`` are
-    keyed by live engines, ``scanWaiting`` and ``scanFailed`` count the workspaces with some); how many documents
-    are open (``openDocuments``, in pygls's workspace) and how many of them are the buffers the engines read
-    (``buffers``).
+    keyed by live engines, ``scanWaiting`` and ``scanFailed`` count the workspaces with some), helper processes
+    started for a first scan that none has taken (``helpersAhead``); how many documents are open
+    (``openDocuments``, in pygls's workspace) and how many of them are the buffers the engines read (``buffers``).
 
     With ``{"uri"}``, that document as the server holds it: ``version``, ``text`` (what the features read, the
     session's buffer, or None when the document is not one), and ``copies``: how many distinct text objects the
@@ -84,6 +84,7 @@ def server_state(server: ClarvisServer, params: Any) -> dict[str, object]:
         "scans": len(session.scans),
         "scanWaiting": sum(1 for workspace in session.workspaces.values() if workspace.scan_waiting),
         "scanFailed": sum(1 for workspace in session.workspaces.values() if workspace.scan_failed),
+        "helpersAhead": len(session.helpers_ahead.helpers) if session.helpers_ahead is not None else 0,
         "engines": len(session.workspaces),
         "openDocuments": len(documents),
         "buffers": len(session.buffers),
