@@ -301,17 +301,20 @@ def parse_skill(path: Path, text: str) -> SkillDocument:
     if not FENCE.match(lines.line_text(0)):
         return document
     document.has_frontmatter = True
-    for line in range(1, lines.line_count):  # CR or U+0085 line ends: the line index splits as the editor does
-        if FENCE.match(lines.line_text(line)):
-            document.close_line = line
-            document.frontmatter_closed = True
-            break
+    document.close_line = closing_fence_line(lines)  # CR or U+0085 line ends: lines split as the editor splits them
     if document.close_line is None:
         return document
+    document.frontmatter_closed = True
     start = lines.line_start(1)
     end = lines.line_start(document.close_line)
     _compose_frontmatter(document, text[start:end], first_line=1)
     return document
+
+
+def closing_fence_line(lines: LineIndex) -> int | None:
+    """The line of the ``---`` that closes a frontmatter opened on line 0, or None when none closes it: the parse's
+    search on text with CR line ends, and the editor's (completion, hover) on every text."""
+    return next((line for line in range(1, lines.line_count) if FENCE.match(lines.line_text(line))), None)
 
 
 def _too_deep(source: str) -> int | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clarvis_lsp.documents.jsondoc import JsonDocument, parse_json
-from clarvis_lsp.documents.skill import FENCE
+from clarvis_lsp.documents.skill import FENCE, closing_fence_line
 from clarvis_lsp.documents.text import LineIndex
 from clarvis_lsp.knowledge.files import FileKind
 from clarvis_lsp.schema_docs import PathKey, PropertyDoc, describe, property_names
@@ -113,10 +113,8 @@ def frontmatter_lines(lines: LineIndex) -> range | None:
     """The lines inside the frontmatter (after the opening ``---``, before the closing one or to the end)."""
     if not FENCE.match(lines.line_text(0)):
         return None
-    for line in range(1, lines.line_count):
-        if FENCE.match(lines.line_text(line)):
-            return range(1, line)
-    return range(1, lines.line_count)
+    closing = closing_fence_line(lines)
+    return range(1, lines.line_count if closing is None else closing)
 
 
 @dataclass(frozen=True)

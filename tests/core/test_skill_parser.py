@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from clarvis_lsp.batch.run import CheckReport, CheckRequest, check_paths
+from clarvis_lsp.documents import skill as skill_document
 from clarvis_lsp.documents.skill import SkillDocument, parse_skill
+from clarvis_lsp.documents.text import LineIndex
+from clarvis_lsp.editor.common import frontmatter_lines
 from clarvis_lsp.findings import Diagnostic, Position, Range, Severity
 from clarvis_lsp.fixes import plan_fixes
 
@@ -102,6 +105,37 @@ def test_old_mac_line_ends_are_line_ends() -> None:
         ("name", Range.of(1, 0, 1, 4), Range.of(1, 6, 1, 10)),
         ("description", Range.of(2, 0, 2, 11), Range.of(2, 13, 2, 14)),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: demo\n---\nBody.\n",
+        "---\r\nname: demo\r\n---\r\nBody.\r\n",
+        "---\rname: demo\r---\r",
+        "---\nname: demo\ndescription: x\n",  # never closed
+        "---  \nname: demo\n---  \n",  # fences with trailing blanks
+        "---\nname: demo\n----\n---\n",  # four dashes close nothing
+        '---\nname: "one\x85two"\n---\n',  # U+0085 inside a value: the editor's lines, not YAML 1.1's
+        "name: demo\n---\n",  # no frontmatter
+        "",
+    ],
+)
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_editor_and_the_parse_find_the_same_frontmatter(
+    text: str, fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Completion, hover and semantic tokens read the frontmatter's lines (``frontmatter_lines``) where the parse
+    found them, on either of its paths (string searches, or the line index it uses on CR line ends)."""
+    monkeypatch.setattr(skill_document, "SPLIT_FAST_PATH", fast)
+    document = parse_skill(SKILL, text)
+    inside = frontmatter_lines(LineIndex(text))
+    if not document.has_frontmatter:
+        assert inside is None
+    elif document.close_line is None:
+        assert inside == range(1, LineIndex(text).line_count)
+    else:
+        assert inside == range(1, document.close_line)
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
