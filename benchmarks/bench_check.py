@@ -3,7 +3,8 @@
 Tools, each in a child process whose CPU time (user + system, from ``os.wait4``) and wall time are measured:
 
 - ``clarvis-lsp --check --no-user --format json``, as it runs by default (a large tree spread over the cores) and
-  with ``--jobs 1`` (one process);
+  with ``--jobs 1`` (one process); with ``--pair``, also two ``--jobs 1`` checks started together, each one's CPU:
+  what running beside another process costs on this host, the floor under the spread column;
 - ``agnix`` (``pip install agnix``, the Rust linter) with ``--max-files 0`` (above 10,000 files it otherwise stops
   with "Too many files") and a configuration that excludes the resource directories (``references/``,
   ``scripts/``, ``assets/``…), so it checks the SKILL.md files only;
@@ -113,6 +114,39 @@ def clarvis(workspace: Path, home: Path, layout: str, jobs: int | None = None) -
     return Run(wall, cpu, int(json.loads(out)["files_checked"]))
 
 
+PAIR = "clarvis-lsp --jobs 1, two at once"
+"""Two one-process checks of the same tree started together: the CPU each takes when the other holds the second
+core. A spread check runs that way, so no spread can cost less a skill than this column (``--pair``)."""
+
+
+def clarvis_pair(workspace: Path, home: Path, layout: str) -> Run:
+    """Two ``--jobs 1`` checks at once; the mean CPU of the two, the longer wall time."""
+    command = [clarvis_lsp(), "--check", str(workspace), "--format", "json", "--jobs", "1"]
+    if layout == "one-root":
+        command += ["--no-user", "--root", str(workspace.parent / ONE_ROOT)]
+    else:
+        command += ["--home", str(home)]
+    with tempfile.TemporaryFile() as first_out, tempfile.TemporaryFile() as second_out:
+        start = time.perf_counter()
+        processes = [
+            subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL) for out in (first_out, second_out)
+        ]
+        cpus: list[float] = []
+        for process in processes:
+            _, status, usage = os.wait4(process.pid, 0)
+            if os.waitstatus_to_exitcode(status) not in (0, 1):
+                raise SystemExit(f"clarvis-lsp exited {os.waitstatus_to_exitcode(status)}")
+            cpus.append(usage.ru_utime + usage.ru_stime)
+        wall = time.perf_counter() - start
+        files = set()
+        for out in (first_out, second_out):
+            out.seek(0)
+            files.add(int(json.loads(out.read().decode())["files_checked"]))
+    if len(files) != 1:
+        raise SystemExit(f"the two checks at once checked {sorted(files)} files")
+    return Run(wall, statistics.mean(cpus), files.pop())
+
+
 def agnix(workspace: Path, config: Path, executable: str) -> Run:
     wall, cpu, status, out = measured(
         [executable, "--config", str(config), "--max-files", "0", "--format", "json", str(workspace)]
@@ -150,7 +184,7 @@ def _print_targets(results: dict[str, dict[int, list[Run]]], counts: list[int]) 
     print()
     for count in counts:
         parts: list[str] = []
-        for tool in ("clarvis-lsp", "clarvis-lsp --jobs 1"):
+        for tool in ("clarvis-lsp", "clarvis-lsp --jobs 1", PAIR):
             own, start = cpu(tool, count), cpu(START_UP, count)
             agnix_cpu, reference, reference_start = (
                 cpu("agnix", count),
@@ -160,6 +194,9 @@ def _print_targets(results: dict[str, dict[int, list[Run]]], counts: list[int]) 
             if own is None or start is None:
                 continue
             figures = [f"{(own - start) / count * 1000:.3f} ms a skill above the empty run"]
+            if tool == PAIR:
+                parts.append(f"{tool}: {figures[0]}")
+                continue
             if agnix_cpu:
                 figures.append(f"{own / agnix_cpu:.2f}× agnix's CPU")
             if reference is not None and reference_start is not None and own > start:
@@ -212,6 +249,7 @@ def main() -> None:
     parser.add_argument("--layout", choices=["one-root", "four-roots"], default="one-root")
     parser.add_argument("--corpus", choices=CORPORA, default="realistic", help="bodies like public skills, or plain")
     parser.add_argument("--plot", type=Path, help="write a PNG of CPU time against N here")
+    parser.add_argument("--pair", action="store_true", help=f"also time {PAIR!r}: the floor under a spread check")
     parser.add_argument(
         "--without",
         nargs="+",
@@ -229,6 +267,8 @@ def main() -> None:
         # The default spreads a large tree over the cores; one process shows the cost of the work itself.
         "clarvis-lsp --jobs 1": lambda ws, home, _dirs: clarvis(ws, home, args.layout, jobs=1),
     }
+    if args.pair:
+        tools[PAIR] = lambda ws, home, _dirs: clarvis_pair(ws, home, args.layout)
     if "agnix" in anchors:
         executable = anchors["agnix"]
         tools["agnix"] = lambda ws, _home, _dirs: agnix(ws, config, executable)
