@@ -51,7 +51,7 @@ def lists_at_least(directory: str, count: int) -> bool:
     try:
         with os.scandir(directory) as entries:
             return any(index + 1 >= count for index, _entry in enumerate(entries))
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 
@@ -64,12 +64,19 @@ def start_for_folders(folders: Sequence[Path], home: Path) -> StartedHelpers | N
     wanted = helpers_wanted()
     if wanted < 1:
         return None
-    for base in [*folders, home]:
-        for marker in WORKSPACE_MARKERS:
-            root = base / marker / SKILLS_DIR
-            if not (root.parent.is_symlink() or root.is_symlink()) and lists_at_least(str(root), MIN_DIRECTORIES):
-                return start_helpers(wanted)
-    return None
+    roots = (base / marker / SKILLS_DIR for base in [*folders, home] for marker in WORKSPACE_MARKERS)
+    return start_helpers(wanted) if any(_large_and_unlinked(root) for root in roots) else None
+
+
+def _large_and_unlinked(root: Path) -> bool:
+    """Whether ``root`` lists ``MIN_DIRECTORIES`` entries, reached from its folder without a link. A root that
+    cannot be looked at (no permission, a name the system refuses) is not large: the scan reports it, not this."""
+    try:
+        if root.parent.is_symlink() or root.is_symlink():
+            return False
+    except (OSError, ValueError):
+        return False
+    return lists_at_least(str(root), MIN_DIRECTORIES)
 
 
 def helpers_wanted(environ: Mapping[str, str] = os.environ) -> int:

@@ -17,7 +17,7 @@ import pytest
 from lsp_support import ClarvisClient, diagnostics_for, open_document, write_file, write_numbered_skills
 from pygls.workspace import Workspace as DocumentStore
 
-from clarvis_lsp.server.helper_processes import MIN_DIRECTORIES
+from clarvis_lsp.server.helper_processes import MIN_DIRECTORIES, start_for_folders
 from clarvis_lsp.server.session import Session
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the chunk queue is a file descriptor")
@@ -100,3 +100,18 @@ def test_no_helper_starts_for_small_roots_or_a_root_reached_through_a_link(
     assert ahead is not None
     assert len(ahead.helpers) == 1
     ahead.close()
+
+
+@pytest.mark.parametrize("error", [PermissionError(13, "Permission denied"), ValueError("embedded null byte")])
+def test_a_root_that_cannot_be_looked_at_starts_no_helper_and_raises_nothing(
+    monkeypatch: pytest.MonkeyPatch, large_workspace: Path, error: Exception
+) -> None:
+    """``initialized`` calls this before anything else: a home directory the server may not look into, or a folder
+    whose name the system refuses, must not fail it."""
+    monkeypatch.setenv("CLARVIS_LSP_SCAN_HELPERS", "1")
+
+    def refused(_path: Path) -> bool:
+        raise error
+
+    monkeypatch.setattr(Path, "is_symlink", refused)
+    assert start_for_folders([large_workspace], large_workspace.parent / "home") is None
