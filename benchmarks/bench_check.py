@@ -100,7 +100,8 @@ def measured(command: list[str], stdin: str = "") -> tuple[float, float, int, st
         return wall, usage.ru_utime + usage.ru_stime, process.returncode, text
 
 
-def clarvis(workspace: Path, home: Path, layout: str, jobs: int | None = None) -> Run:
+def check_command(workspace: Path, home: Path, layout: str, jobs: int | None = None) -> list[str]:
+    """``clarvis-lsp --check`` of ``workspace`` as the benchmark runs it, JSON out, in ``layout``'s roots."""
     command = [clarvis_lsp(), "--check", str(workspace), "--format", "json"]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
@@ -108,7 +109,11 @@ def clarvis(workspace: Path, home: Path, layout: str, jobs: int | None = None) -
         command += ["--no-user", "--root", str(workspace.parent / ONE_ROOT)]
     else:
         command += ["--home", str(home)]
-    wall, cpu, status, out = measured(command)
+    return command
+
+
+def clarvis(workspace: Path, home: Path, layout: str, jobs: int | None = None) -> Run:
+    wall, cpu, status, out = measured(check_command(workspace, home, layout, jobs))
     if status not in (0, 1):
         raise SystemExit(f"clarvis-lsp exited {status}")
     return Run(wall, cpu, int(json.loads(out)["files_checked"]))
@@ -121,11 +126,7 @@ core. A spread check runs that way, so no spread can cost less a skill than this
 
 def clarvis_pair(workspace: Path, home: Path, layout: str) -> Run:
     """Two ``--jobs 1`` checks at once; the mean CPU of the two, the longer wall time."""
-    command = [clarvis_lsp(), "--check", str(workspace), "--format", "json", "--jobs", "1"]
-    if layout == "one-root":
-        command += ["--no-user", "--root", str(workspace.parent / ONE_ROOT)]
-    else:
-        command += ["--home", str(home)]
+    command = check_command(workspace, home, layout, jobs=1)
     with tempfile.TemporaryFile() as first_out, tempfile.TemporaryFile() as second_out:
         start = time.perf_counter()
         processes = [
