@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from lsp_support import ClarvisClient, diagnostics_for, open_document, write_file, write_numbered_skills
+from lsp_support import ClarvisClient, custom_request, diagnostics_for, open_document, write_file, write_numbered_skills
 from pygls.workspace import Workspace as DocumentStore
 
 from clarvis_lsp.server.helper_processes import MIN_DIRECTORIES, start_for_folders
@@ -50,16 +49,10 @@ def workspace(large_workspace: Path) -> Path:
     return large_workspace
 
 
-async def server_state(client: ClarvisClient) -> dict[str, Any]:
-    answer: Any = await client.protocol.send_request_async("clarvis/test/serverState", {})  # type: ignore[no-untyped-call]
-    state: dict[str, Any] = answer if isinstance(answer, dict) else answer._asdict()  # pygls answers a named tuple
-    return state
-
-
 async def test_the_helper_waits_from_initialized_and_the_first_scan_takes_it(
     client: ClarvisClient, workspace: Path
 ) -> None:
-    before = await server_state(client)
+    before = await custom_request(client, "clarvis/test/serverState", {})
     assert before["helpersAhead"] == 1, before  # started at initialized: no document is open, no scan has run
     assert before["scans"] == 0, before
     last = f"skill-{SKILLS - 1:05d}"
@@ -72,7 +65,7 @@ async def test_the_helper_waits_from_initialized_and_the_first_scan_takes_it(
     assert related is not None
     assert related[0].location.uri == (workspace / f".clarvis/skills/{last}/SKILL.md").as_uri()
     await client.quiesce()
-    after = await server_state(client)
+    after = await custom_request(client, "clarvis/test/serverState", {})
     assert after["helpersAhead"] == 0, after  # taken by the first scan, and stopped with it
     assert after["scans"] == 0, after
 
